@@ -1,0 +1,64 @@
+/* The one configuration struct of a run (ARCHITECTURE property 4).
+ *
+ * Rank 0 fills it from the command line and input files (defaults in mb_config_defaults,
+ * validation in each suite's validate hook), then mb_config_bcast copies it to every rank.
+ * After that it is only ever passed down const. */
+#ifndef MB_CONFIG_H
+#define MB_CONFIG_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Settings every suite accepts (SPEC §0, §8). */
+struct mb_common_config {
+    char *json_path;  /* --json FILE */
+    char *output_dir; /* --output-dir DIR */
+    double timeout;   /* --timeout SEC; 0 = no watchdog */
+    int check;        /* --check / -check: validate every received buffer */
+    int selftest;     /* --check-selftest: corrupt sent data to prove --check sees it */
+    int quiet;        /* --quiet: no text on stdout */
+    int dry_run;      /* --dry-run: print the run plan only */
+    int help;
+    int version;
+};
+
+/* IMB-MPI1 settings (SPEC §1-2, IMB guide 5.1.2). Zero means "the standard value". */
+struct mb_imb_config {
+    long npmin;                  /* -npmin */
+    long multi;                  /* -multi 0|1; -1 = primary benchmarks */
+    double off_cache_mb;         /* -off_cache size in MB; -1 = detect; 0 = off */
+    long off_cache_line;         /* -off_cache ...,line bytes */
+    long msgspersample;          /* -iter a */
+    long overall_vol_mb;         /* -iter a,b (MB) */
+    long msgs_nonaggr;           /* -iter a,b,c */
+    double time_limit;           /* -time S; 0 = none */
+    double mem_gb;               /* -mem G; 0 = default cap */
+    long map_rows, map_cols;     /* -map PxQ; 0 = none */
+    char *msglen_file;           /* -msglen FILE */
+    char *input_file;            /* -input FILE */
+    long long *lengths;          /* message lengths from -msglen; NULL = standard list */
+    size_t n_lengths;
+    int *selected;               /* benchmark table indices (| MB_IMB_SEL_MULTI) */
+    size_t n_selected;
+    /* Resolved by rank 0 during validation so that every rank uses the same values. */
+    unsigned long long cache_bytes; /* off-cache: last-level cache size; 0 = off */
+    unsigned long long cache_line;  /* off-cache: cache line size */
+    unsigned long long mem_cap;     /* message-buffer cap per process in bytes */
+};
+
+struct mb_config {
+    int suite;     /* index into the suite table */
+    char *prog;    /* the name messages are prefixed with, e.g. "IMB-MPI1" */
+    char *cmdline; /* the exact command line, for the provenance header */
+    int nprocs;    /* processes started */
+    struct mb_common_config common;
+    struct mb_imb_config imb;
+};
+
+void mb_config_defaults(struct mb_config *cfg);
+void mb_config_free(struct mb_config *cfg);
+
+/* Collective: copies rank 0's configuration, including its lists and strings, to all ranks. */
+void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm);
+
+#endif

@@ -1,0 +1,111 @@
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    int status;
+    const char *label;
+} kinds[] = {
+#define MB_X(kind, status, label) {status, label},
+    MB_ERROR_KINDS(MB_X)
+#undef MB_X
+};
+
+int mb_error_status(enum mb_error_kind kind)
+{
+    return kinds[kind].status;
+}
+
+const char *mb_error_label(enum mb_error_kind kind)
+{
+    return kinds[kind].label;
+}
+
+int mb_usage(struct mb_error *err, const char *fmt, ...)
+{
+    if (err->kind == MB_ERR_NONE) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+        err->kind = MB_ERR_USAGE;
+    }
+    return mb_error_status(MB_ERR_USAGE);
+}
+
+int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)
+{
+    int rank;
+    int kind = MB_ERR_NONE;
+
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    if (rank == 0) {
+        kind = (int)err->kind;
+        if (err->kind != MB_ERR_NONE) {
+            fprintf(stderr, "%s: %s: %s\n", prog, mb_error_label(err->kind), err->msg);
+            fflush(stderr);
+        }
+    }
+    MB_MPI(MPI_Bcast(&kind, 1, MPI_INT, 0, comm));
+    return mb_error_status((enum mb_error_kind)kind);
+}
+
+void mb_die(const char *fmt, ...)
+{
+    int rank = -1;
+    int initialized = 0;
+    va_list ap;
+
+    MPI_Initialized(&initialized);
+    if (initialized)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "mpibench (rank %d): %s: ", rank, mb_error_label(MB_ERR_RUNTIME));
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    fflush(stdout);
+    if (initialized)
+        MPI_Abort(MPI_COMM_WORLD, MB_EXIT_RUNTIME);
+    abort();
+}
+
+void mb_mpi_check(int rc, const char *what, const char *file, int line)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+
+    if (rc == MPI_SUCCESS)
+        return;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error code %d", rc);
+    mb_die("%s:%d: %s failed: %s", file, line, what, text);
+}
+
+void *mb_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        mb_die("out of memory allocating %zu bytes", bytes);
+    return p;
+}
+
+void *mb_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        mb_die("out of memory allocating %zu x %zu bytes", n, size);
+    return p;
+}
+
+char *mb_xstrdup(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *p = mb_xmalloc(len);
+    memcpy(p, s, len);
+    return p;
+}

@@ -1,0 +1,60 @@
+/* One error vocabulary for every suite (ARCHITECTURE property 8, SPEC §0 "Exit status").
+ *
+ * Two kinds of failure exist and they travel different paths:
+ *  - usage/input errors are found on rank 0 while it reads the command line and files;
+ *    they are recorded in a struct mb_error, agreed on by all ranks (mb_agree) and end the
+ *    run with status 2 on every rank before any benchmark starts;
+ *  - run-time failures (an MPI call that fails, an allocation that cannot be made) abort the
+ *    whole job through MPI_Abort, never exit() on one rank, so nothing hangs. */
+#ifndef MB_ERROR_H
+#define MB_ERROR_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* X-macro: kind, exit status, label printed in the message. */
+#define MB_ERROR_KINDS(X)                                                                          \
+    X(NONE, 0, "ok")                                                                               \
+    X(USAGE, 2, "error")                                                                           \
+    X(RUNTIME, 1, "run-time error")                                                                \
+    X(DEFECT, 1, "data check failed")                                                              \
+    X(TIMEOUT, 1, "timeout")
+
+enum mb_error_kind {
+#define MB_X(kind, status, label) MB_ERR_##kind,
+    MB_ERROR_KINDS(MB_X)
+#undef MB_X
+};
+
+enum { MB_EXIT_OK = 0, MB_EXIT_RUNTIME = 1, MB_EXIT_USAGE = 2 };
+
+struct mb_error {
+    enum mb_error_kind kind;
+    char msg[1024];
+};
+
+/* Exit status and label of an error kind. */
+int mb_error_status(enum mb_error_kind kind);
+const char *mb_error_label(enum mb_error_kind kind);
+
+/* Records a usage error (the first one wins) and returns its exit status (2). */
+int mb_usage(struct mb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Collective over comm: rank 0's error state is broadcast; rank 0 prints the message once on
+ * stderr, prefixed with prog. Returns the exit status every rank must return (0 = go on). */
+int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm);
+
+/* Run-time failure: message on stderr from the calling rank, then MPI_Abort of the job. */
+_Noreturn void mb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Checks the return code of an MPI call; reports file:line and the MPI error string and
+ * aborts the job on failure. Communicators must use MPI_ERRORS_RETURN for this to see it. */
+#define MB_MPI(call) mb_mpi_check((call), #call, __FILE__, __LINE__)
+void mb_mpi_check(int rc, const char *what, const char *file, int line);
+
+/* malloc that aborts the job on failure (for small, bounded bookkeeping allocations). */
+void *mb_xmalloc(size_t bytes);
+void *mb_xcalloc(size_t n, size_t size);
+char *mb_xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,215 @@
+#include "core/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *mb_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int mb_parse_long(const char *text, long long min, long long max, long long *out,
+                  const char **why)
+{
+    char *end = NULL;
+    long long v;
+
+    while (isspace((unsigned char)*text))
+        text++;
+    if (*text == '\0') {
+        *why = "empty value";
+        return -1;
+    }
+    errno = 0;
+    v = strtoll(text, &end, 10);
+    while (end && isspace((unsigned char)*end))
+        end++;
+    if (end == text || *end != '\0') {
+        *why = "not an integer";
+        return -1;
+    }
+    if (errno == ERANGE || v > max) {
+        *why = "out of range";
+        return -1;
+    }
+    if (v < min) {
+        if (min >= 1 && v <= 0)
+            *why = "must be positive";
+        else if (min == 0)
+            *why = "must not be negative";
+        else
+            *why = "out of range";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int mb_parse_double(const char *text, double min, double max, double *out, const char **why)
+{
+    char *end = NULL;
+    double v;
+
+    while (isspace((unsigned char)*text))
+        text++;
+    if (*text == '\0') {
+        *why = "empty value";
+        return -1;
+    }
+    errno = 0;
+    v = strtod(text, &end);
+    while (end && isspace((unsigned char)*end))
+        end++;
+    if (end == text || *end != '\0') {
+        *why = "not a number";
+        return -1;
+    }
+    if (errno == ERANGE || !isfinite(v) || v > max) {
+        *why = "out of range";
+        return -1;
+    }
+    if (v < min) {
+        *why = (v <= 0 && min > 0) ? "must be positive" : "out of range";
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static const struct mb_option *find(const struct mb_option_set *sets, size_t nsets,
+                                    const char *word, size_t wordlen)
+{
+    for (size_t s = 0; s < nsets; s++)
+        for (size_t i = 0; i < sets[s].n; i++) {
+            const struct mb_option *o = &sets[s].rows[i];
+            if ((strlen(o->name) == wordlen && strncmp(o->name, word, wordlen) == 0) ||
+                (o->alias && strlen(o->alias) == wordlen && strncmp(o->alias, word, wordlen) == 0))
+                return o;
+        }
+    return NULL;
+}
+
+static int apply(const struct mb_option *o, const char *typed, const char *value,
+                 struct mb_config *cfg, struct mb_error *err)
+{
+    char *field = (char *)cfg + o->offset;
+    const char *why = NULL;
+
+    switch (o->kind) {
+    case MB_OPT_FLAG:
+        *(int *)field = 1;
+        return 0;
+    case MB_OPT_LONG: {
+        long long v;
+        if (mb_parse_long(value, (long long)o->min, (long long)o->max, &v, &why) != 0)
+            return mb_usage(err, "invalid value '%s' for %s: %s (expected an integer in %.0f..%.0f)",
+                            value, typed, why, o->min, o->max);
+        *(long *)field = (long)v;
+        return 0;
+    }
+    case MB_OPT_DOUBLE: {
+        double v;
+        if (mb_parse_double(value, o->min, o->max, &v, &why) != 0)
+            return mb_usage(err, "invalid value '%s' for %s: %s", value, typed, why);
+        *(double *)field = v;
+        return 0;
+    }
+    case MB_OPT_STRING:
+        if (*value == '\0')
+            return mb_usage(err, "empty value for %s", typed);
+        free(*(char **)field);
+        *(char **)field = mb_xstrdup(value);
+        return 0;
+    case MB_OPT_CUSTOM:
+        return o->parse(cfg, value, err);
+    }
+    return 0;
+}
+
+int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
+                     int argc, char **argv, int first, struct mb_config *cfg,
+                     struct mb_error *err)
+{
+    for (int i = first; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *eq = (strncmp(arg, "--", 2) == 0) ? strchr(arg, '=') : NULL;
+        size_t wordlen = eq ? (size_t)(eq - arg) : strlen(arg);
+        const struct mb_option *o = find(sets, nsets, arg, wordlen);
+        char typed[128];
+        int rc;
+
+        if (!o) {
+            /* A lone "-" or a negative number is not a flag, but nothing takes it here. */
+            if (arg[0] == '-' && arg[1] != '\0')
+                return mb_usage(err, "unknown option '%s'", arg);
+            if (!positional)
+                return mb_usage(err, "unexpected argument '%s'", arg);
+            rc = positional(cfg, arg, err);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
+        snprintf(typed, sizeof typed, "%.*s", (int)wordlen, arg);
+        if (o->kind == MB_OPT_FLAG) {
+            if (eq)
+                return mb_usage(err, "option %s takes no value", typed);
+            rc = apply(o, typed, NULL, cfg, err);
+        } else if (eq) {
+            rc = apply(o, typed, eq + 1, cfg, err);
+        } else {
+            if (i + 1 >= argc)
+                return mb_usage(err, "missing value for %s (expected %s)", typed,
+                                o->metavar ? o->metavar : "a value");
+            rc = apply(o, typed, argv[++i], cfg, err);
+        }
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
+{
+    for (size_t s = 0; s < nsets; s++)
+        for (size_t i = 0; i < sets[s].n; i++) {
+            const struct mb_option *o = &sets[s].rows[i];
+            char left[96];
+            snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
+                     o->alias ? o->alias : "", o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+            fprintf(out, "  %-34s %s\n", left, o->help);
+        }
+}
+
+void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, char *buf,
+                     size_t len)
+{
+    const char *field = (const char *)cfg + o->offset;
+
+    if (o->show) {
+        o->show(cfg, buf, len);
+        return;
+    }
+    switch (o->kind) {
+    case MB_OPT_FLAG:
+        snprintf(buf, len, "%s", *(const int *)field ? "on" : "off");
+        break;
+    case MB_OPT_LONG:
+        snprintf(buf, len, "%ld", *(const long *)field);
+        break;
+    case MB_OPT_DOUBLE:
+        snprintf(buf, len, "%g", *(const double *)field);
+        break;
+    case MB_OPT_STRING:
+        snprintf(buf, len, "%s", *(char *const *)field ? *(char *const *)field : "(none)");
+        break;
+    case MB_OPT_CUSTOM:
+        snprintf(buf, len, "(set)");
+        break;
+    }
+}

@@ -1,0 +1,209 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "core/provenance.h"
+
+#include "core/error.h"
+#include "mb_version.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_HOSTS_LISTED = 64 };
+
+const char *mb_thread_level_name(int level)
+{
+    switch (level) {
+    case MPI_THREAD_SINGLE:
+        return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED:
+        return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+        return "MPI_THREAD_SERIALIZED";
+    default:
+        return "MPI_THREAD_MULTIPLE";
+    }
+}
+
+/* "0-3,8" for the CPUs in mask. */
+static void cpu_list(const cpu_set_t *mask, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE && used + 24 < len; c++) {
+        int end = c;
+        if (!CPU_ISSET(c, mask))
+            continue;
+        while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, mask))
+            end++;
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+        if (end > c)
+            used += (size_t)snprintf(buf + used, len - used, "-%d", end);
+        c = end;
+    }
+}
+
+static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
+{
+    MPI_Comm node, leaders;
+    int local_rank, local_size, nleaders = 0;
+    char name[MPI_MAX_PROCESSOR_NAME] = {0};
+    int namelen;
+
+    MB_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MB_MPI(MPI_Comm_rank(node, &local_rank));
+    MB_MPI(MPI_Comm_size(node, &local_size));
+    MB_MPI(MPI_Get_processor_name(name, &namelen));
+    /* One leader per node (its lowest world rank; world rank 0 leads its node) sends the
+     * node's name and size, so the cost grows with the number of nodes, not of ranks. */
+    MB_MPI(MPI_Comm_split(comm, local_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders));
+    if (leaders != MPI_COMM_NULL) {
+        char *names = NULL;
+        int *sizes = NULL;
+        MB_MPI(MPI_Comm_size(leaders, &nleaders));
+        if (rank == 0) {
+            names = mb_xmalloc((size_t)nleaders * MPI_MAX_PROCESSOR_NAME);
+            sizes = mb_xmalloc((size_t)nleaders * sizeof *sizes);
+        }
+        MB_MPI(MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
+                          MPI_CHAR, 0, leaders));
+        MB_MPI(MPI_Gather(&local_size, 1, MPI_INT, sizes, 1, MPI_INT, 0, leaders));
+        if (rank == 0) {
+            size_t cap = (size_t)MAX_HOSTS_LISTED * (MPI_MAX_PROCESSOR_NAME + 16) + 8, used = 0;
+            p->hosts = mb_xmalloc(cap);
+            p->hosts[0] = '\0';
+            p->nhosts = nleaders;
+            p->ranks_per_host_min = p->ranks_per_host_max = sizes[0];
+            for (int i = 0; i < nleaders; i++) {
+                if (sizes[i] < p->ranks_per_host_min)
+                    p->ranks_per_host_min = sizes[i];
+                if (sizes[i] > p->ranks_per_host_max)
+                    p->ranks_per_host_max = sizes[i];
+                if (i < MAX_HOSTS_LISTED)
+                    used += (size_t)snprintf(p->hosts + used, cap - used, "%s%.*s:%d",
+                                             i ? "," : "", MPI_MAX_PROCESSOR_NAME,
+                                             names + (size_t)i * MPI_MAX_PROCESSOR_NAME,
+                                             sizes[i]);
+                else if (i == MAX_HOSTS_LISTED)
+                    used += (size_t)snprintf(p->hosts + used, cap - used, ",...");
+            }
+            /* Memory per process: this node's physical memory shared by its ranks. */
+            p->mem_per_proc = (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+                              (unsigned long long)sysconf(_SC_PAGESIZE) / (unsigned)local_size;
+        }
+        free(names);
+        free(sizes);
+        MB_MPI(MPI_Comm_free(&leaders));
+    }
+    MB_MPI(MPI_Comm_free(&node));
+}
+
+void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
+{
+    int rank, bound = 0, len = 0;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    cpu_set_t mask;
+
+    memset(p, 0, sizeof *p);
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    MB_MPI(MPI_Comm_size(comm, &p->nprocs));
+    MB_MPI(MPI_Get_version(&p->mpi_version, &p->mpi_subversion));
+    MB_MPI(MPI_Query_thread(&p->thread_level));
+    mb_clock_describe(&p->clock);
+
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        bound = online > 0 && CPU_COUNT(&mask) < online;
+        if (rank == 0)
+            cpu_list(&mask, p->binding, sizeof p->binding);
+    } else if (rank == 0) {
+        snprintf(p->binding, sizeof p->binding, "unknown");
+    }
+    MB_MPI(MPI_Reduce(&bound, &p->bound_ranks, 1, MPI_INT, MPI_SUM, 0, comm));
+    host_table(p, comm, rank);
+
+    if (rank == 0) {
+        struct utsname u;
+        time_t now = time(NULL);
+        char *nl;
+        if (uname(&u) == 0) {
+            snprintf(p->machine, sizeof p->machine, "%s", u.machine);
+            snprintf(p->sysname, sizeof p->sysname, "%s", u.sysname);
+            snprintf(p->release, sizeof p->release, "%s", u.release);
+            snprintf(p->version, sizeof p->version, "%s", u.version);
+            snprintf(p->nodename, sizeof p->nodename, "%s", u.nodename);
+        }
+        snprintf(p->date, sizeof p->date, "%s", asctime(localtime(&now)));
+        if ((nl = strchr(p->date, '\n')) != NULL)
+            *nl = '\0';
+        MB_MPI(MPI_Get_library_version(lib, &len));
+        lib[sizeof lib - 1] = '\0';
+        if ((nl = strchr(lib, '\n')) != NULL)
+            *nl = '\0';
+        snprintf(p->mpi_library, sizeof p->mpi_library, "%s", lib);
+    }
+}
+
+void mb_provenance_free(struct mb_provenance *p)
+{
+    free(p->hosts);
+    p->hosts = NULL;
+}
+
+void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out)
+{
+    mb_printf(out, "# mpibench              : %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+    mb_printf(out, "# MPI library           : %s\n", p->mpi_library);
+    mb_printf(out, "# Processes             : %d on %d host%s (%d..%d per host)\n", p->nprocs,
+              p->nhosts, p->nhosts == 1 ? "" : "s", p->ranks_per_host_min,
+              p->ranks_per_host_max);
+    mb_printf(out, "# Hosts                 : %s\n", p->hosts ? p->hosts : "");
+    mb_printf(out, "# Memory per process    : %.1f MB\n", (double)p->mem_per_proc / 1048576.0);
+    mb_printf(out, "# Binding               : rank 0 on CPUs %s; %d of %d ranks bound\n",
+              p->binding, p->bound_ranks, p->nprocs);
+    mb_printf(out, "# Timer                 : MPI_Wtime, resolution %.3g s, %s\n", p->clock.tick,
+              p->clock.is_global ? "global (MPI_WTIME_IS_GLOBAL)" : "not global");
+}
+
+void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o)
+{
+    char v[16];
+
+    mb_jobj_str(o, "mpibench_version", MB_VERSION);
+    mb_jobj_str(o, "git_commit", MB_GIT_COMMIT);
+    mb_jobj_str(o, "date", p->date);
+    mb_jobj_str(o, "machine", p->machine);
+    mb_jobj_str(o, "system", p->sysname);
+    mb_jobj_str(o, "release", p->release);
+    mb_jobj_str(o, "os_version", p->version);
+    mb_jobj_str(o, "mpi_library", p->mpi_library);
+    snprintf(v, sizeof v, "%d.%d", p->mpi_version, p->mpi_subversion);
+    mb_jobj_str(o, "mpi_version", v);
+    mb_jobj_str(o, "thread_level", mb_thread_level_name(p->thread_level));
+    mb_jobj_int(o, "processes", p->nprocs);
+    mb_jobj_int(o, "hosts", p->nhosts);
+    mb_jobj_str(o, "host_list", p->hosts ? p->hosts : "");
+    mb_jobj_int(o, "ranks_per_host_min", p->ranks_per_host_min);
+    mb_jobj_int(o, "ranks_per_host_max", p->ranks_per_host_max);
+    mb_jobj_int(o, "memory_per_process_bytes", (long long)p->mem_per_proc);
+    mb_jobj_str(o, "binding_rank0", p->binding);
+    mb_jobj_int(o, "bound_ranks", p->bound_ranks);
+    mb_jobj_num(o, "timer_resolution_sec", p->clock.tick);
+    mb_jobj_bool(o, "timer_is_global", p->clock.is_global);
+}
+
+unsigned long long mb_peak_rss(MPI_Comm comm)
+{
+    struct rusage ru;
+    unsigned long long mine = 0, most = 0;
+
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        mine = (unsigned long long)ru.ru_maxrss * 1024ull; /* Linux reports kB */
+    MB_MPI(MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
+    return most;
+}

@@ -1,0 +1,43 @@
+/* Provenance (SPEC §8, ARCHITECTURE property 9): what ran, where, with what. Gathered once
+ * per run, collectively; the text and JSON headers print the same struct. */
+#ifndef MB_PROVENANCE_H
+#define MB_PROVENANCE_H
+
+#include "core/clock.h"
+#include "core/report_json.h"
+#include "core/report_text.h"
+
+#include <mpi.h>
+
+struct mb_provenance {
+    char date[64];         /* asctime() of the start, without the newline */
+    char machine[65], sysname[65], release[65], version[129], nodename[65];
+    char mpi_library[256]; /* first line of MPI_Get_library_version */
+    int mpi_version, mpi_subversion;
+    int thread_level;
+    int nprocs;
+    int nhosts;
+    int ranks_per_host_min, ranks_per_host_max;
+    char *hosts; /* "name:ranks,name:ranks,..." (rank 0; at most 64 hosts, then "...") */
+    unsigned long long mem_per_proc; /* rank 0's node memory / processes on that node */
+    char binding[128];               /* CPUs rank 0 may run on */
+    int bound_ranks;                 /* ranks restricted to fewer CPUs than their node has */
+    struct mb_clock_info clock;
+};
+
+/* Collective over comm (a duplicate of MPI_COMM_WORLD). */
+void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm);
+void mb_provenance_free(struct mb_provenance *p);
+
+const char *mb_thread_level_name(int level);
+
+/* "# key : value" lines of the mpibench provenance block. */
+void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out);
+
+/* Adds the provenance fields to a JSON header object. */
+void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o);
+
+/* Largest peak resident set size over the ranks of comm, in bytes (collective). */
+unsigned long long mb_peak_rss(MPI_Comm comm);
+
+#endif

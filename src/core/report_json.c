@@ -1,0 +1,198 @@
+#include "core/report_json.h"
+
+#include "core/error.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void append(struct mb_jobj *o, const char *s, size_t n)
+{
+    if (o->len + n + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 256;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        o->buf = realloc(o->buf, cap);
+        if (!o->buf)
+            mb_die("out of memory building a JSON record");
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len] = '\0';
+}
+
+static void appendf(struct mb_jobj *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void appendf(struct mb_jobj *o, const char *fmt, ...)
+{
+    char tmp[64];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    append(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+void mb_json_quote(struct mb_jobj *o, const char *s)
+{
+    append(o, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') {
+            char esc[2] = {'\\', (char)*p};
+            append(o, esc, 2);
+        } else if (*p < 0x20) {
+            appendf(o, "\\u%04x", *p);
+        } else {
+            append(o, (const char *)p, 1);
+        }
+    }
+    append(o, "\"", 1);
+}
+
+static void key(struct mb_jobj *o, const char *k)
+{
+    if (o->fields++)
+        append(o, ",", 1);
+    mb_json_quote(o, k);
+    append(o, ":", 1);
+}
+
+void mb_jobj_init(struct mb_jobj *o)
+{
+    memset(o, 0, sizeof *o);
+    append(o, "{", 1);
+}
+
+void mb_jobj_begin(struct mb_jobj *o, const char *type)
+{
+    mb_jobj_init(o);
+    mb_jobj_str(o, "type", type);
+}
+
+char *mb_jobj_take(struct mb_jobj *o)
+{
+    char *text;
+    append(o, "}", 1);
+    text = o->buf;
+    memset(o, 0, sizeof *o);
+    return text;
+}
+
+void mb_jobj_str(struct mb_jobj *o, const char *k, const char *value)
+{
+    key(o, k);
+    if (value)
+        mb_json_quote(o, value);
+    else
+        append(o, "null", 4);
+}
+
+void mb_jobj_int(struct mb_jobj *o, const char *k, long long value)
+{
+    key(o, k);
+    appendf(o, "%lld", value);
+}
+
+void mb_jobj_num(struct mb_jobj *o, const char *k, double value)
+{
+    key(o, k);
+    if (isfinite(value))
+        appendf(o, "%.17g", value);
+    else
+        append(o, "null", 4);
+}
+
+void mb_jobj_bool(struct mb_jobj *o, const char *k, int value)
+{
+    key(o, k);
+    append(o, value ? "true" : "false", value ? 4 : 5);
+}
+
+void mb_jobj_null(struct mb_jobj *o, const char *k)
+{
+    key(o, k);
+    append(o, "null", 4);
+}
+
+void mb_jobj_raw(struct mb_jobj *o, const char *k, const char *json)
+{
+    key(o, k);
+    append(o, json, strlen(json));
+}
+
+void mb_jarray_ints(struct mb_jobj *o, const char *k, const int *v, size_t n)
+{
+    key(o, k);
+    append(o, "[", 1);
+    for (size_t i = 0; i < n; i++)
+        appendf(o, i ? ",%d" : "%d", v[i]);
+    append(o, "]", 1);
+}
+
+void mb_jobj_write(struct mb_jobj *o, FILE *f)
+{
+    append(o, "}\n", 2);
+    if (f) {
+        fputs(o->buf, f);
+        fflush(f);
+    }
+    free(o->buf);
+    memset(o, 0, sizeof *o);
+}
+
+static const char *layout_name(enum mb_layout l)
+{
+    static const char *const names[] = {[MB_LAYOUT_TIME_BW] = "time_bw",
+                                        [MB_LAYOUT_RANGE_BW] = "range_bw",
+                                        [MB_LAYOUT_RANGE] = "range",
+                                        [MB_LAYOUT_SYNC] = "sync"};
+    return names[l];
+}
+
+void mb_json_row(FILE *f, const struct mb_result *r)
+{
+    const struct mb_block *b = r->block;
+    struct mb_jobj o;
+
+    if (!f)
+        return;
+    mb_jobj_begin(&o, "result");
+    mb_jobj_str(&o, "suite", b->suite);
+    mb_jobj_str(&o, "benchmark", b->name);
+    mb_jobj_bool(&o, "multi", b->ngroups > 1);
+    mb_jobj_str(&o, "class", b->cls);
+    mb_jobj_str(&o, "layout", layout_name(b->layout));
+    mb_jobj_int(&o, "processes", b->q);
+    mb_jobj_int(&o, "groups", b->ngroups);
+    if (r->group >= 0)
+        mb_jobj_int(&o, "group", r->group);
+    else
+        mb_jobj_null(&o, "group");
+    mb_jobj_int(&o, "idle", b->idle);
+    if (r->bytes >= 0)
+        mb_jobj_int(&o, "bytes", r->bytes);
+    else
+        mb_jobj_null(&o, "bytes");
+    mb_jobj_str(&o, "status", mb_row_status_name(r->status));
+    if (r->status == MB_ROW_OK) {
+        mb_jobj_int(&o, "repetitions", r->reps);
+        mb_jobj_num(&o, "t_min_usec", r->t_min);
+        mb_jobj_num(&o, "t_max_usec", r->t_max);
+        mb_jobj_num(&o, "t_avg_usec", r->t_avg);
+        if (r->mbytes_per_sec >= 0)
+            mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec);
+        else
+            mb_jobj_null(&o, "mbytes_per_sec");
+    }
+    if (r->status == MB_ROW_SKIP_MEMORY)
+        mb_jobj_num(&o, "needed_gb", r->needed_gb);
+    if (r->defects >= 0)
+        mb_jobj_int(&o, "defects", r->defects);
+    else
+        mb_jobj_null(&o, "defects");
+    mb_jobj_int(&o, "buffer_bytes", (long long)b->mem_bytes);
+    mb_jobj_write(&o, f);
+}

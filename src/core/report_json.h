@@ -1,0 +1,41 @@
+/* JSON Lines output (SPEC §8): one object per line, written by rank 0 and flushed at once so
+ * that a killed run keeps every row it produced. Schema: docs/results.schema.json. */
+#ifndef MB_REPORT_JSON_H
+#define MB_REPORT_JSON_H
+
+#include "core/result.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* One object under construction. */
+struct mb_jobj {
+    char *buf;
+    size_t len, cap;
+    int fields;
+};
+
+/* Starts an object; mb_jobj_begin also adds "type": type first. */
+void mb_jobj_init(struct mb_jobj *o);
+void mb_jobj_begin(struct mb_jobj *o, const char *type);
+void mb_jobj_str(struct mb_jobj *o, const char *key, const char *value); /* NULL -> null */
+void mb_jobj_int(struct mb_jobj *o, const char *key, long long value);
+void mb_jobj_num(struct mb_jobj *o, const char *key, double value); /* non-finite -> null */
+void mb_jobj_bool(struct mb_jobj *o, const char *key, int value);
+void mb_jobj_null(struct mb_jobj *o, const char *key);
+/* Adds a finished object or array text as the value of key. */
+void mb_jobj_raw(struct mb_jobj *o, const char *key, const char *json);
+/* Builds a JSON array of ints. */
+void mb_jarray_ints(struct mb_jobj *o, const char *key, const int *v, size_t n);
+/* Finishes the object and hands its text to the caller (free it). */
+char *mb_jobj_take(struct mb_jobj *o);
+/* Finishes the object, writes it as one line to f (if not NULL), flushes, frees it. */
+void mb_jobj_write(struct mb_jobj *o, FILE *f);
+
+/* Appends s as a quoted JSON string to the object's buffer. */
+void mb_json_quote(struct mb_jobj *o, const char *s);
+
+/* The result row, with its block's description (rows are self-contained). */
+void mb_json_row(FILE *f, const struct mb_result *r);
+
+#endif

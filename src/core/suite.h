@@ -1,0 +1,67 @@
+/* Suites and the library entry point (ARCHITECTURE property 10).
+ *
+ * A suite is one row of the table in suite.c: its names (subcommand and original program
+ * name for argv[0] dispatch), its option rows, and its hooks. Everything a suite needs at run
+ * time arrives in one per-process context and one const configuration. */
+#ifndef MB_SUITE_H
+#define MB_SUITE_H
+
+#include "core/config.h"
+#include "core/options.h"
+#include "core/provenance.h"
+#include "core/report_text.h"
+#include "core/watchdog.h"
+
+#include <mpi.h>
+#include <stdio.h>
+
+struct mb_suite;
+
+/* One per process. */
+struct mb_ctx {
+    MPI_Comm world; /* duplicate of the caller's communicator, MPI_ERRORS_RETURN */
+    int rank, size;
+    struct mb_out out;     /* rank 0: where text goes */
+    FILE *json;            /* rank 0: JSON Lines file, or NULL */
+    struct mb_watchdog *wd; /* rank 0 with --timeout, else NULL */
+    const struct mb_provenance *prov;
+    const struct mb_suite *suite;
+};
+
+struct mb_suite {
+    const char *name;   /* subcommand: "imb-mpi1" */
+    const char *legacy; /* original program name for argv[0] dispatch, or NULL */
+    const char *title;  /* one line for listings */
+    const struct mb_option_set *options; /* the suite's own rows, or NULL */
+    mb_positional_fn positional;
+    /* Rank 0, after parsing: check and resolve the settings (0 or mb_usage). */
+    int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov,
+                    struct mb_error *err);
+    /* Rank 0: text printed by --help after the synopsis. */
+    void (*usage)(FILE *out);
+    /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet. */
+    int (*dry_run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
+    int (*run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
+};
+
+/* Option rows accepted by every suite (--json, --check, --timeout, ...). */
+extern const struct mb_option mb_common_options[];
+extern const size_t mb_n_common_options;
+
+/* The effective settings of every option of the run's suite: text lines and a JSON object. */
+void mb_settings_text(const struct mb_suite *s, const struct mb_config *cfg,
+                      const struct mb_out *out);
+void mb_settings_json(const struct mb_suite *s, const struct mb_config *cfg,
+                      struct mb_jobj *o);
+
+/* JSON header and summary records shared by all suites. */
+void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
+void mb_json_summary(const struct mb_ctx *ctx, int status, long long rows, long long defects,
+                     double seconds, unsigned long long peak_rss);
+
+/* The library entry point: runs what argv asks for (argv[0] = original name, or
+ * "mpibench <suite> ..."), collectively over comm. Text goes to out on rank 0. Returns the
+ * exit status (SPEC §0): the same on every rank. */
+int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
+
+#endif

@@ -1,0 +1,340 @@
+/* The IMB-MPI1 driver (IMB guide 5.2.6-5.2.8, 6): for one block of the plan it builds the
+ * groups, allocates the buffers within the -mem cap, warms up, and for each message length
+ * synchronises, times n_sample calls of the kernel, optionally checks the data, gathers the
+ * per-process times and hands the row to the printers. It is the only IMB code that reads the
+ * clock. */
+#include "imb/imb_driver.h"
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/groups.h"
+#include "core/report_json.h"
+#include "core/report_text.h"
+#include "core/stats.h"
+#include "imb/imb_settings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long mb_imb_reps_for_time(long n_max, double limit, double per_rep)
+{
+    double n;
+
+    if (per_rep <= 0)
+        return n_max;
+    n = floor(limit / per_rep);
+    if (n < 1)
+        return 1;
+    return n > (double)n_max ? n_max : (long)n;
+}
+
+/* Layout by class and Multi mode, as IMB_output.c chooses it: single transfers show t and
+ * throughput, except with -multi 0 where they show the range over all groups. */
+static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
+{
+    switch (b->cls) {
+    case MB_IMB_SINGLE:
+        return multi == 0 ? MB_LAYOUT_RANGE_BW : MB_LAYOUT_TIME_BW;
+    case MB_IMB_PARALLEL:
+        return MB_LAYOUT_RANGE_BW;
+    case MB_IMB_COLLECTIVE:
+        return MB_LAYOUT_RANGE;
+    case MB_IMB_SYNC:
+        break;
+    }
+    return MB_LAYOUT_SYNC;
+}
+
+static const char *class_name(enum mb_imb_class c)
+{
+    static const char *const names[] = {[MB_IMB_SINGLE] = "single",
+                                        [MB_IMB_PARALLEL] = "parallel",
+                                        [MB_IMB_COLLECTIVE] = "collective",
+                                        [MB_IMB_SYNC] = "collective"};
+    return names[c];
+}
+
+/* Everything one block needs while it runs. */
+struct block_run {
+    const struct mb_ctx *ctx;
+    const struct mb_config *cfg;
+    const struct mb_imb_bench *b;
+    struct mb_groups g;
+    struct mb_block blk;
+    struct mb_imb_args a;
+    struct mb_imb_demand d; /* of the current message length */
+    double *gathered;       /* rank 0: (time, defects) of every active process */
+    char label[192];
+};
+
+static void set_length(struct block_run *r, long long x)
+{
+    r->d = mb_imb_demand(r->b, x, r->g.q, &r->cfg->imb, r->cfg->common.check);
+    r->a.bytes = (size_t)x;
+    r->a.count = (int)(x / (long long)r->b->elem_size);
+    r->a.slots = r->d.slots;
+    if (r->b->prepare && !r->d.int_overflow)
+        r->b->prepare(&r->a);
+}
+
+/* -time (guide 5.1.2.6): time 1, 2, 4, ... repetitions until the probe has used a small
+ * fraction of the limit, then take as many repetitions as fit the limit. The maximum over all
+ * active processes decides, so every group uses the same count. */
+static long probe_reps(struct block_run *r, long n_max)
+{
+    const double limit = r->cfg->imb.time_limit;
+    long k = 1;
+    double t;
+
+    for (;;) {
+        double t0;
+        MB_MPI(MPI_Barrier(r->g.group));
+        t0 = mb_now();
+        for (long i = 0; i < k; i++)
+            r->b->kernel(&r->a, i);
+        t = mb_now() - t0;
+        MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, r->g.active));
+        if (k >= n_max || t >= limit * MB_IMB_TIME_PROBE_FRACTION)
+            break;
+        k = (k > n_max / 2) ? n_max : 2 * k;
+    }
+    return mb_imb_reps_for_time(n_max, limit, t / (double)k);
+}
+
+/* The timed loop of guide 5.2.8.1: N_BARR barriers, then n samples between two clock reads. */
+static double timed_loop(const struct block_run *r, long n)
+{
+    void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
+    const struct mb_imb_args *const a = &r->a;
+    double t0, t1;
+
+    for (int i = 0; i < MB_IMB_N_BARR; i++)
+        MB_MPI(MPI_Barrier(r->g.group));
+    t0 = mb_now();
+    for (long i = 0; i < n; i++)
+        kernel(a, i);
+    t1 = mb_now();
+    return (t1 - t0) / (double)n;
+}
+
+/* Check mode (guide 7.2): one more, untimed sample with freshly patterned send buffers and
+ * poisoned receive buffers; returns the number of wrong items this process received. */
+static long long check_once(struct block_run *r, long iter)
+{
+    char *s = mb_imb_sbuf(&r->a, iter);
+
+    if (r->b->elem_size == sizeof(float))
+        mb_fill_floats((float *)(void *)s, r->d.sbytes / sizeof(float), r->a.rank, 0);
+    else
+        mb_fill_bytes(s, r->d.sbytes, r->a.rank, 0);
+    memset(mb_imb_rbuf(&r->a, iter), 0xA5, r->d.rbytes);
+    if (r->cfg->common.selftest && r->d.sbytes > 0)
+        s[0] = (char)(s[0] ^ 0x5A);
+    MB_MPI(MPI_Barrier(r->g.group));
+    r->b->kernel(&r->a, iter);
+    return (long long)r->b->check(&r->a, iter);
+}
+
+static void emit(const struct block_run *r, const struct mb_result *row, struct mb_imb_tally *t)
+{
+    mb_text_row(&r->ctx->out, row);
+    mb_json_row(r->ctx->json, row);
+    t->rows++;
+    if (row->defects > 0)
+        t->defects += row->defects;
+}
+
+/* Gathers (time, defects) of every active process and, on rank 0, makes the row(s):
+ * -multi 1 one per group, otherwise one over all groups (guide 6 "Multi case numbers"). */
+static void report(struct block_run *r, long long x, long reps, double t_usec, long long defects,
+                   struct mb_imb_tally *tally)
+{
+    const int q = r->g.q, per_row = (r->blk.multi == 1) ? q : q * r->g.ngroups;
+    double mine[2] = {t_usec, (double)defects};
+    double *times;
+
+    MB_MPI(MPI_Gather(mine, 2, MPI_DOUBLE, r->gathered, 2, MPI_DOUBLE, 0, r->g.active));
+    if (r->ctx->rank != 0)
+        return;
+    times = mb_xmalloc((size_t)per_row * sizeof *times);
+    if (r->blk.multi == 1)
+        mb_printf(&r->ctx->out, "\n");
+    for (int first = 0; first < q * r->g.ngroups; first += per_row) {
+        struct mb_result row = {.block = &r->blk, .group = r->blk.multi == 1 ? first / q : -1,
+                                .bytes = r->b->sizeless ? -1 : x, .reps = reps,
+                                .defects = r->blk.check ? 0 : -1, .status = MB_ROW_OK};
+        struct mb_stats st;
+        for (int i = 0; i < per_row; i++) {
+            times[i] = r->gathered[2 * (first + i)];
+            if (r->blk.check)
+                row.defects += (long long)r->gathered[2 * (first + i) + 1];
+        }
+        st = mb_stats_of(times, (size_t)per_row);
+        row.t_min = st.min;
+        row.t_max = st.max;
+        row.t_avg = st.mean;
+        /* Throughput from the slowest process, in 2^20 bytes/s (guide 3.3.2, 3.3.3). */
+        row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
+                             : st.max > 0       ? r->b->bw_factor * (double)x / 1.048576 / st.max
+                                                : 0.0;
+        emit(r, &row, tally);
+    }
+    free(times);
+}
+
+static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
+                     struct mb_imb_tally *tally)
+{
+    struct mb_result row = {.block = &r->blk, .group = -1, .bytes = x, .defects = -1,
+                            .status = why,
+                            .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
+
+    if (r->ctx->rank == 0)
+        emit(r, &row, tally);
+}
+
+static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally)
+{
+    const struct mb_imb_config *c = &r->cfg->imb;
+    long n = mb_imb_reps(x, mb_imb_msgspersample(c), mb_imb_overall_vol(c));
+    long long defects = -1;
+    double t;
+
+    if (c->time_limit > 0)
+        n = probe_reps(r, n);
+    t = timed_loop(r, n);
+    if (r->cfg->common.check)
+        defects = check_once(r, n - 1);
+    report(r, x, n, t * 1e6 * r->b->time_scale, defects, tally);
+}
+
+/* Message-buffer regions large enough for every length that fits the cap, and the warm-up. */
+static int allocate(struct block_run *r, const long long *lens, size_t nlen, long long warm_x,
+                    char **sregion, char **rregion)
+{
+    size_t smax = 0, rmax = 0;
+    int ok;
+
+    for (size_t k = 0; k <= nlen; k++) {
+        struct mb_imb_demand d = mb_imb_demand(r->b, k < nlen ? lens[k] : warm_x, r->g.q,
+                                               &r->cfg->imb, r->cfg->common.check);
+        if (d.int_overflow || d.sregion + d.rregion > r->cfg->imb.mem_cap)
+            continue;
+        if (d.sregion > smax)
+            smax = d.sregion;
+        if (d.rregion > rmax)
+            rmax = d.rregion;
+    }
+    *sregion = mb_buf_alloc(smax);
+    *rregion = mb_buf_alloc(rmax);
+    ok = *sregion && *rregion;
+    /* All or nobody: a process that could not allocate must not leave the others waiting. */
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->g.active));
+    if (ok) {
+        /* Touch every page once, with valid floats for the reductions (guide 5.2.5). */
+        mb_fill_floats((float *)(void *)*sregion, smax / sizeof(float), r->a.rank, 0);
+        memset(*rregion, 0, rmax);
+    }
+    r->blk.mem_bytes = smax + rmax;
+    return ok;
+}
+
+static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int multi,
+                       struct mb_imb_tally *tally)
+{
+    const struct mb_ctx *ctx = r->ctx;
+    const struct mb_config *cfg = r->cfg;
+    const struct mb_imb_bench *b = r->b;
+    const long long warm_x = b->sizeless ? 0 : MB_IMB_ASSIGN_SIZE;
+    long long *lens = mb_xmalloc(mb_imb_max_lengths(&cfg->imb) * sizeof *lens);
+    size_t nlen = mb_imb_lengths(b, &cfg->imb, lens);
+    char *sregion, *rregion;
+    int ok;
+
+    r->blk = (struct mb_block){.suite = MB_IMB_SUITE, .name = b->name,
+                               .cls = class_name(b->cls), .layout = layout_of(b, multi),
+                               .multi = multi, .q = r->g.q, .ngroups = r->g.ngroups,
+                               .idle = r->g.idle, .nprocs = ctx->size, .order = plan->order,
+                               .map_rows = (int)cfg->imb.map_rows,
+                               .map_cols = (int)cfg->imb.map_cols,
+                               .check = cfg->common.check && !b->sizeless};
+    r->a = (struct mb_imb_args){.comm = r->g.group, .rank = r->g.group_rank, .size = r->g.q,
+                                .left = (r->g.group_rank + r->g.q - 1) % r->g.q,
+                                .right = (r->g.group_rank + 1) % r->g.q,
+                                .check = cfg->common.check};
+    ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion);
+    r->a.sbuf = sregion;
+    r->a.rbuf = rregion;
+    r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
+    r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
+    if (ctx->rank == 0) {
+        r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * 2 * sizeof(double));
+        mb_text_block(&ctx->out, &r->blk);
+    }
+    if (ok) {
+        /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes. */
+        set_length(r, warm_x);
+        for (long i = 0; i < MB_IMB_N_WARMUP; i++)
+            b->kernel(&r->a, i);
+    }
+    for (size_t k = 0; k < nlen; k++) {
+        snprintf(r->label, sizeof r->label, "%s %s%s on %d processes, %lld bytes",
+                 MB_IMB_SUITE, r->g.ngroups > 1 ? "Multi-" : "", b->name, r->g.q, lens[k]);
+        mb_watchdog_arm(ctx->wd, r->label);
+        set_length(r, lens[k]);
+        if (r->d.int_overflow)
+            skip_row(r, lens[k], MB_ROW_SKIP_INT, tally);
+        else if (!ok || r->d.sregion + r->d.rregion > cfg->imb.mem_cap)
+            skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
+        else
+            measure(r, lens[k], tally);
+    }
+    free(r->gathered);
+    free(r->a.counts);
+    free(r->a.displs);
+    mb_buf_free(sregion);
+    mb_buf_free(rregion);
+    free(lens);
+}
+
+void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                      const struct mb_imb_plan *plan, const struct mb_imb_item *item,
+                      struct mb_imb_tally *tally)
+{
+    struct block_run r;
+    const struct mb_imb_bench *b = &mb_imb_benchmarks[item->bench];
+
+    if (item->q == 0) {
+        /* Known on every rank without communication: nothing collective happens. */
+        if (ctx->rank == 0) {
+            struct mb_jobj o;
+            mb_printf(&ctx->out, "\n# %s skipped: it needs %d processes, %d started\n", b->name,
+                      b->exact_procs, ctx->size);
+            mb_jobj_begin(&o, "skipped");
+            mb_jobj_str(&o, "suite", MB_IMB_SUITE);
+            mb_jobj_str(&o, "benchmark", b->name);
+            mb_jobj_int(&o, "processes_needed", b->exact_procs);
+            mb_jobj_write(&o, ctx->json);
+        }
+        return;
+    }
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.cfg = cfg;
+    r.b = b;
+    snprintf(r.label, sizeof r.label, "%s %s on %d processes (setting up)", MB_IMB_SUITE,
+             b->name, item->q);
+    mb_watchdog_arm(ctx->wd, r.label);
+    mb_groups_create(&r.g, ctx->world, plan->position, item->q, item->multi >= 0);
+    if (r.g.my_group >= 0)
+        run_active(&r, plan, item->multi, tally);
+    snprintf(r.label, sizeof r.label, "%s %s on %d processes (finishing)", MB_IMB_SUITE,
+             b->name, item->q);
+    mb_watchdog_arm(ctx->wd, r.label);
+    /* Idle processes wait here while the active ones run (guide 5.2.2). */
+    MB_MPI(MPI_Barrier(ctx->world));
+    mb_groups_free(&r.g);
+    mb_watchdog_disarm(ctx->wd);
+}

@@ -1,0 +1,23 @@
+/* The IMB measurement driver (IMB guide 5.2.6-5.2.8): it alone reads the clock. */
+#ifndef MB_IMB_DRIVER_H
+#define MB_IMB_DRIVER_H
+
+#include "core/suite.h"
+#include "imb/imb_plan.h"
+
+struct mb_imb_tally {
+    long long rows;
+    long long defects;
+};
+
+/* Collective over ctx->world: runs one block of the plan on every rank (idle ranks wait in
+ * MPI_Barrier), prints and records its rows on rank 0. */
+void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                      const struct mb_imb_plan *plan, const struct mb_imb_item *item,
+                      struct mb_imb_tally *tally);
+
+/* Repetitions that fit a -time limit, given the measured time per repetition (guide
+ * 5.1.2.6): the largest count <= n_max whose run takes at most limit seconds; at least 1. */
+long mb_imb_reps_for_time(long n_max, double limit, double per_rep);
+
+#endif

@@ -1,0 +1,83 @@
+/* Single and parallel transfer kernels (IMB guide 3.3.2, 3.3.3) and their checks. */
+#include "core/error.h"
+#include "imb/imb_bench.h"
+
+enum { TAG = 1, TAG_TO_LEFT = 2, TAG_TO_RIGHT = 3 };
+
+/* PingPong (3.3.2.1): rank 0 sends X bytes, rank 1 receives and sends them back. */
+void mb_imb_pingpong(const struct mb_imb_args *a, long iter)
+{
+    char *s = mb_imb_sbuf(a, iter), *r = mb_imb_rbuf(a, iter);
+
+    if (a->rank == 0) {
+        MB_MPI(MPI_Send(s, a->count, MPI_BYTE, 1, TAG, a->comm));
+        MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, 1, TAG, a->comm, MPI_STATUS_IGNORE));
+    } else {
+        MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, 0, TAG, a->comm, MPI_STATUS_IGNORE));
+        MB_MPI(MPI_Send(s, a->count, MPI_BYTE, 0, TAG, a->comm));
+    }
+}
+
+size_t mb_imb_check_pingpong(const struct mb_imb_args *a, long iter)
+{
+    return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1 - a->rank, 0);
+}
+
+/* PingPing (3.3.2.2): both ranks MPI_Isend simultaneously, MPI_Recv, MPI_Wait. */
+void mb_imb_pingping(const struct mb_imb_args *a, long iter)
+{
+    char *s = mb_imb_sbuf(a, iter), *r = mb_imb_rbuf(a, iter);
+    int other = 1 - a->rank;
+    MPI_Request req;
+
+    MB_MPI(MPI_Isend(s, a->count, MPI_BYTE, other, TAG, a->comm, &req));
+    MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, other, TAG, a->comm, MPI_STATUS_IGNORE));
+    MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+}
+
+size_t mb_imb_check_pingping(const struct mb_imb_args *a, long iter)
+{
+    return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1 - a->rank, 0);
+}
+
+/* Sendrecv (3.3.3.1): periodic chain, send to the right, receive from the left. */
+void mb_imb_sendrecv(const struct mb_imb_args *a, long iter)
+{
+    MB_MPI(MPI_Sendrecv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, a->right, TAG,
+                        mb_imb_rbuf(a, iter), a->count, MPI_BYTE, a->left, TAG, a->comm,
+                        MPI_STATUS_IGNORE));
+}
+
+size_t mb_imb_check_sendrecv(const struct mb_imb_args *a, long iter)
+{
+    return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, a->left, 0);
+}
+
+/* Exchange (3.3.3.2): MPI_Isend to the left and to the right from two separate buffers,
+ * MPI_Recv from both, MPI_Waitall. The tags say which neighbour's buffer arrives where, so
+ * that the check is exact even when left == right (Q = 1, 2). */
+void mb_imb_prepare_exchange(struct mb_imb_args *a)
+{
+    a->second = a->check ? a->bytes : 0;
+}
+
+void mb_imb_exchange(const struct mb_imb_args *a, long iter)
+{
+    char *s = mb_imb_sbuf(a, iter), *r = mb_imb_rbuf(a, iter);
+    MPI_Request req[2];
+
+    MB_MPI(MPI_Isend(s, a->count, MPI_BYTE, a->left, TAG_TO_LEFT, a->comm, &req[0]));
+    MB_MPI(MPI_Isend(s + a->bytes, a->count, MPI_BYTE, a->right, TAG_TO_RIGHT, a->comm, &req[1]));
+    MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, a->left, TAG_TO_RIGHT, a->comm, MPI_STATUS_IGNORE));
+    MB_MPI(MPI_Recv(r + a->second, a->count, MPI_BYTE, a->right, TAG_TO_LEFT, a->comm,
+                    MPI_STATUS_IGNORE));
+    MB_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+}
+
+size_t mb_imb_check_exchange(const struct mb_imb_args *a, long iter)
+{
+    const char *r = mb_imb_rbuf(a, iter);
+    /* The left neighbour sent the second half of its buffer to us, the right one the first. */
+    return mb_check_bytes(r, a->bytes, a->left, a->bytes) +
+           mb_check_bytes(r + a->second, a->bytes, a->right, 0);
+}

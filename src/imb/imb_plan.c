@@ -1,0 +1,167 @@
+#include "imb/imb_plan.h"
+
+#include "core/error.h"
+#include "core/groups.h"
+#include "imb/imb_settings.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+long mb_imb_reps(long long x, long msgspersample, long long overall_vol)
+{
+    long long n;
+
+    if (x <= 0)
+        return msgspersample;
+    n = overall_vol / x;
+    if (n > msgspersample)
+        n = msgspersample;
+    return n < 1 ? 1 : (long)n;
+}
+
+long mb_imb_msgspersample(const struct mb_imb_config *c)
+{
+    return c->msgspersample > 0 ? c->msgspersample : MB_IMB_MSGSPERSAMPLE;
+}
+
+long long mb_imb_overall_vol(const struct mb_imb_config *c)
+{
+    return (c->overall_vol_mb > 0 ? c->overall_vol_mb : MB_IMB_OVERALL_VOL_MB) * 1048576LL;
+}
+
+size_t mb_imb_max_lengths(const struct mb_imb_config *c)
+{
+    return c->lengths ? c->n_lengths : (size_t)(MB_IMB_MAXMSGLOG - MB_IMB_MINMSGLOG + 2);
+}
+
+size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c,
+                      long long *out)
+{
+    const long long unit = (long long)b->elem_size;
+    size_t n = 0;
+
+    if (b->sizeless) {
+        out[0] = 0;
+        return 1;
+    }
+    if (c->lengths) {
+        for (size_t i = 0; i < c->n_lengths; i++)
+            out[n++] = c->lengths[i] / unit * unit;
+        return n;
+    }
+    /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the element size
+     * (reductions: 0, 4, 8, ...; guide Table 19, sample 6.1). */
+    out[n++] = 0;
+    for (int i = MB_IMB_MINMSGLOG; i <= MB_IMB_MAXMSGLOG; i++)
+        if ((1LL << i) >= unit)
+            out[n++] = 1LL << i;
+    return n;
+}
+
+static size_t demand_of(struct mb_imb_bufsize s, size_t mult_override, long long x, int q)
+{
+    size_t mult = mult_override > s.mult ? mult_override : s.mult;
+    return mult * (size_t)x * (s.per_rank ? (size_t)q : 1u);
+}
+
+struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
+                                   const struct mb_imb_config *c, int check)
+{
+    struct mb_imb_demand d;
+
+    d.sbytes = demand_of(b->sbuf, 0, x, q);
+    d.rbytes = demand_of(b->rbuf, check ? b->rbuf_check_mult : 0, x, q);
+    d.slots = mb_slots_for(d.sbytes, d.rbytes, c->cache_bytes, c->cache_line);
+    d.sregion = d.slots.n > 1 ? d.slots.n * d.slots.sstride : d.sbytes;
+    d.rregion = d.slots.n > 1 ? d.slots.n * d.slots.rstride : d.rbytes;
+    d.int_overflow = (b->sbuf.per_rank || b->rbuf.per_rank) && (long long)q * x > INT_MAX;
+    return d;
+}
+
+void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
+{
+    const struct mb_imb_config *c = &cfg->imb;
+    const int nprocs = cfg->nprocs;
+    int qs[64];
+    size_t nq = mb_q_list(nprocs, c->npmin > 0 ? (int)c->npmin : MB_IMB_NPMIN, qs, 64);
+    size_t nsel = c->selected ? c->n_selected : mb_imb_n_benchmarks;
+    size_t cap = nsel * (nq + 1);
+
+    p->items = mb_xmalloc(cap * sizeof *p->items);
+    p->n = 0;
+    for (size_t s = 0; s < nsel; s++) {
+        int sel = c->selected ? c->selected[s] : MB_IMB_SEL((int)s, 0);
+        int idx = MB_IMB_SEL_INDEX(sel);
+        const struct mb_imb_bench *b = &mb_imb_benchmarks[idx];
+        int multi = (int)c->multi;
+
+        if (multi < 0 && MB_IMB_SEL_MULTI(sel))
+            multi = 0;
+        if (b->exact_procs) {
+            /* Single transfer benchmarks run on exactly 2 processes (guide 3.3.1.1). */
+            p->items[p->n++] =
+                (struct mb_imb_item){idx, multi, nprocs >= b->exact_procs ? b->exact_procs : 0};
+            continue;
+        }
+        for (size_t k = 0; k < nq; k++)
+            p->items[p->n++] = (struct mb_imb_item){idx, multi, qs[k]};
+    }
+    p->order = mb_xmalloc((size_t)nprocs * sizeof *p->order);
+    p->position = mb_xmalloc((size_t)nprocs * sizeof *p->position);
+    mb_map_order(nprocs, (int)c->map_rows, (int)c->map_cols, p->order);
+    for (int k = 0; k < nprocs; k++)
+        p->position[p->order[k]] = k;
+}
+
+void mb_imb_plan_free(struct mb_imb_plan *p)
+{
+    free(p->items);
+    free(p->order);
+    free(p->position);
+    p->items = NULL;
+    p->order = p->position = NULL;
+}
+
+int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    struct mb_imb_plan plan;
+    long long *lens;
+
+    if (ctx->rank != 0)
+        return 0;
+    mb_imb_plan_build(&plan, cfg);
+    lens = mb_xmalloc(mb_imb_max_lengths(&cfg->imb) * sizeof *lens);
+    mb_printf(&ctx->out, "# Run plan of %s on %d processes (--dry-run: nothing is measured)\n",
+              cfg->prog, cfg->nprocs);
+    mb_printf(&ctx->out, "# %-16s %6s %7s %5s %6s %12s %12s %14s\n", "benchmark", "Q", "groups",
+              "idle", "rows", "reps(first)", "reps(last)", "buffers[bytes]");
+    for (size_t i = 0; i < plan.n; i++) {
+        const struct mb_imb_item *it = &plan.items[i];
+        const struct mb_imb_bench *b = &mb_imb_benchmarks[it->bench];
+        int ngroups, idle;
+        size_t n, most = 0;
+
+        if (it->q == 0) {
+            mb_printf(&ctx->out, "# %-16s skipped: needs %d processes\n", b->name, b->exact_procs);
+            continue;
+        }
+        ngroups = mb_group_count(cfg->nprocs, it->q, it->multi >= 0);
+        idle = cfg->nprocs - ngroups * it->q;
+        n = mb_imb_lengths(b, &cfg->imb, lens);
+        for (size_t k = 0; k < n; k++) {
+            struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, &cfg->imb, cfg->common.check);
+            if (d.sregion + d.rregion <= cfg->imb.mem_cap && d.sregion + d.rregion > most)
+                most = d.sregion + d.rregion;
+        }
+        mb_printf(&ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", b->name, it->q,
+                  ngroups, idle, n,
+                  mb_imb_reps(lens[0], mb_imb_msgspersample(&cfg->imb),
+                              mb_imb_overall_vol(&cfg->imb)),
+                  mb_imb_reps(lens[n - 1], mb_imb_msgspersample(&cfg->imb),
+                              mb_imb_overall_vol(&cfg->imb)),
+                  most);
+    }
+    free(lens);
+    mb_imb_plan_free(&plan);
+    return 0;
+}

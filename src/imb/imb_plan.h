@@ -1,0 +1,64 @@
+/* The run plan is data (ARCHITECTURE property 7): the list of (benchmark, process count)
+ * blocks and, per block, the message lengths, repetition counts and buffer demand. The pure
+ * functions here are the IMB rules; the unit tests check them against the guide. */
+#ifndef MB_IMB_PLAN_H
+#define MB_IMB_PLAN_H
+
+#include "core/config.h"
+#include "core/suite.h"
+#include "imb/imb_bench.h"
+
+#include <stddef.h>
+
+/* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
+#define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
+#define MB_IMB_SEL_INDEX(sel) ((sel) / 2)
+#define MB_IMB_SEL_MULTI(sel) ((sel) % 2)
+
+struct mb_imb_item {
+    int bench; /* table index */
+    int multi; /* -1 primary, else the -multi output flag */
+    int q;     /* processes per group; 0 = cannot run with this many processes */
+};
+
+struct mb_imb_plan {
+    struct mb_imb_item *items;
+    size_t n;
+    int *order;    /* position -> world rank (-map) */
+    int *position; /* world rank -> position */
+};
+
+/* Repetitions for message length x (guide 5.2.8): MSGSPERSAMPLE for x = 0, else
+ * max(1, min(MSGSPERSAMPLE, OVERALL_VOL / x)). */
+long mb_imb_reps(long long x, long msgspersample, long long overall_vol);
+
+/* The effective MSGSPERSAMPLE and OVERALL_VOL (bytes) of a configuration. */
+long mb_imb_msgspersample(const struct mb_imb_config *c);
+long long mb_imb_overall_vol(const struct mb_imb_config *c);
+
+/* Message lengths of a benchmark (guide 5.2.4): the standard 0, 1, 2, 4, ..., 4 MB list or
+ * the -msglen list, rounded down to whole elements (floats for reductions). Barrier has one
+ * row. Returns the count; out needs room for mb_imb_max_lengths(c) values. */
+size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c,
+                      long long *out);
+size_t mb_imb_max_lengths(const struct mb_imb_config *c);
+
+/* Buffer layout and demand per process for length x on q processes (guide 7.1): send and
+ * receive regions including the off-cache rotation. */
+struct mb_imb_demand {
+    size_t sbytes, rbytes;   /* one send / receive buffer */
+    struct mb_slots slots;
+    size_t sregion, rregion; /* the whole rotation */
+    int int_overflow;        /* a count or displacement would exceed INT_MAX */
+};
+struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
+                                   const struct mb_imb_config *c, int check);
+
+/* Builds the plan (all ranks, deterministic from the configuration). */
+void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg);
+void mb_imb_plan_free(struct mb_imb_plan *p);
+
+/* --dry-run: the plan as text on rank 0. */
+int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg);
+
+#endif
