@@ -1,5 +1,7 @@
 #include "core/clock.h"
 
+#include <stddef.h>
+
 void mb_clock_describe(struct mb_clock_info *info)
 {
     int *flag_value = NULL;

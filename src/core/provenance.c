@@ -145,7 +145,7 @@ void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
         lib[sizeof lib - 1] = '\0';
         if ((nl = strchr(lib, '\n')) != NULL)
             *nl = '\0';
-        snprintf(p->mpi_library, sizeof p->mpi_library, "%s", lib);
+        snprintf(p->mpi_library, sizeof p->mpi_library, "%.255s", lib);
     }
 }
 

@@ -41,6 +41,21 @@ static const struct mb_suite *const suites[] = {
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };
 
+/* --help and --version are requests, not settings of the run. */
+static int is_action(const struct mb_option *o)
+{
+    return o->kind == MB_OPT_FLAG && (o->offset == offsetof(struct mb_config, common.help) ||
+                                      o->offset == offsetof(struct mb_config, common.version));
+}
+
+static void show_timeout(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (cfg->common.timeout > 0)
+        snprintf(buf, len, "%g s per measurement", cfg->common.timeout);
+    else
+        snprintf(buf, len, "off");
+}
+
 #define COMMON(field) offsetof(struct mb_config, common.field)
 const struct mb_option mb_common_options[] = {
     {"--json", NULL, MB_OPT_STRING, COMMON(json_path), 0, 0, "FILE",
@@ -54,7 +69,8 @@ const struct mb_option mb_common_options[] = {
     {"--check-selftest", NULL, MB_OPT_FLAG, COMMON(selftest), 0, 0, NULL,
      "with --check: deliberately corrupt sent data to prove the check finds it", NULL, NULL},
     {"--timeout", NULL, MB_OPT_DOUBLE, COMMON(timeout), 1e-3, 1e9, "SEC",
-     "abort the job (exit 1) if one measurement takes longer than SEC seconds", NULL, NULL},
+     "abort the job (exit 1) if one measurement takes longer than SEC seconds", NULL,
+     show_timeout},
     {"--quiet", NULL, MB_OPT_FLAG, COMMON(quiet), 0, 0, NULL, "no text output on stdout", NULL,
      NULL},
     {"--dry-run", NULL, MB_OPT_FLAG, COMMON(dry_run), 0, 0, NULL,
@@ -85,8 +101,7 @@ void mb_settings_text(const struct mb_suite *s, const struct mb_config *cfg,
         for (size_t i = 0; i < sets[k].n; i++) {
             const struct mb_option *o = &sets[k].rows[i];
             char value[256];
-            if (o->kind == MB_OPT_FLAG && (o->offset == offsetof(struct mb_config, common.help) ||
-                                           o->offset == offsetof(struct mb_config, common.version)))
+            if (is_action(o))
                 continue;
             mb_option_value(o, cfg, value, sizeof value);
             mb_printf(out, "#   %-18s: %s\n", o->name, value);
@@ -104,6 +119,8 @@ void mb_settings_json(const struct mb_suite *s, const struct mb_config *cfg, str
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < sets[k].n; i++) {
             char value[256];
+            if (is_action(&sets[k].rows[i]))
+                continue;
             mb_option_value(&sets[k].rows[i], cfg, value, sizeof value);
             mb_jobj_str(&inner, sets[k].rows[i].name, value);
         }

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Run one case of a bad-input table (bad_input.tsv) and check the error path.
+
+A case passes when the program, started under mpiexec with --np processes in an empty
+directory, exits with the expected status within --limit seconds, prints the expected
+message fragment on stderr exactly once, as one "<program>: error: ..." line (so from one rank
+only), runs no benchmark, and leaves no file behind.
+"""
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def load_case(table, case_id):
+    with open(table) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 6:
+                raise SystemExit(f"{table}: malformed line {line!r}")
+            if fields[0] == case_id:
+                return fields
+    raise SystemExit(f"{table}: no case {case_id!r}")
+
+
+def make_files(cwd, spec):
+    for item in filter(None, spec.split(";")):
+        name, _, content = item.partition("=")
+        path = os.path.join(cwd, name)
+        if name.endswith("/"):
+            os.makedirs(path)
+        else:
+            with open(path, "w") as f:
+                f.write(content.replace("\\n", "\n"))
+
+
+def listing(cwd):
+    out = set()
+    for root, dirs, files in os.walk(cwd):
+        for n in dirs + files:
+            out.add(os.path.relpath(os.path.join(root, n), cwd))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--table", required=True)
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--mpiexec", required=True, help="launcher and its flags, one string")
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--bindir", required=True, help="directory holding mpibench and its links")
+    ap.add_argument("--limit", type=float, default=30.0, help="seconds the error may take")
+    opts = ap.parse_args()
+
+    case_id, prog, args, files, fragment, status = load_case(opts.table, opts.case)
+    with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
+        make_files(cwd, files)
+        before = listing(cwd)
+        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),
+                                            os.path.join(os.path.abspath(opts.bindir), prog)] + shlex.split(args))
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                                  timeout=opts.limit)
+        except subprocess.TimeoutExpired:
+            print(f"FAILED: {case_id}: no exit within {opts.limit} s (hang?)\n{shlex.join(cmd)}")
+            return 1
+        elapsed = time.monotonic() - start
+        problems = []
+        if proc.returncode != int(status):
+            problems.append(f"exit status {proc.returncode}, expected {status}")
+        prefix = ("mpibench" if prog == "mpibench" or prog.startswith("mpibench ") else prog)
+        errors = [l for l in proc.stderr.splitlines() if l.startswith(f"{prefix}: error: ")]
+        if len(errors) != 1:
+            problems.append(f"{len(errors)} '{prefix}: error:' lines on stderr, expected 1")
+        elif fragment not in errors[0]:
+            problems.append(f"message {errors[0]!r} lacks {fragment!r}")
+        if "# Benchmarking" in proc.stdout:
+            problems.append("a benchmark ran")
+        left = listing(cwd) - before
+        if left:
+            problems.append(f"files left behind: {sorted(left)}")
+        if problems:
+            print(f"FAILED: {case_id} with {opts.np} processes: " + "; ".join(problems))
+            print(f"command: {shlex.join(cmd)}\n--- stdout\n{proc.stdout[-3000:]}"
+                  f"--- stderr\n{proc.stderr[-3000:]}")
+            return 1
+        print(f"ok: {case_id} ({opts.np} processes, {elapsed:.2f} s): {errors[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Run IMB-MPI1 under mpiexec and check its text and JSON output.
+
+The expectations are derived here, independently of the C code, from the IMB 3.1 guide's
+rules and the command line under test: which "# Benchmarking" blocks appear and in what order
+(5.1.1, 5.1.2.2, 5.1.2.3), group listings and -map order (5.1.2.10), the message lengths
+(5.2.4) and repetition counts (5.2.8), the table layout of chapter 6, throughput
+X/1.048576/t, and that the JSON records say exactly what the text says.
+
+Usage: imb_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-MPI1 arguments
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+COL = 13
+
+# name: (class, element size, single transfer, throughput factor)
+BENCH = {
+    "PingPong": ("single", 1, True, 1),
+    "PingPing": ("single", 1, True, 1),
+    "Sendrecv": ("parallel", 1, False, 2),
+    "Exchange": ("parallel", 1, False, 4),
+    "Bcast": ("collective", 1, False, 0),
+    "Allgather": ("collective", 1, False, 0),
+    "Allgatherv": ("collective", 1, False, 0),
+    "Scatter": ("collective", 1, False, 0),
+    "Scatterv": ("collective", 1, False, 0),
+    "Gather": ("collective", 1, False, 0),
+    "Gatherv": ("collective", 1, False, 0),
+    "Alltoall": ("collective", 1, False, 0),
+    "Alltoallv": ("collective", 1, False, 0),
+    "Reduce": ("collective", 4, False, 0),
+    "Reduce_scatter": ("collective", 4, False, 0),
+    "Allreduce": ("collective", 4, False, 0),
+    "Barrier": ("sync", 1, False, 0),
+}
+ORDER = list(BENCH)  # guide 3.2 order = default run order
+
+HEADS = {
+    "time_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
+    "range_bw": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]",
+                 "Mbytes/sec"],
+    "range": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    "sync": ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+}
+
+
+class Failure(Exception):
+    pass
+
+
+def fail(msg):
+    raise Failure(msg)
+
+
+# ---- the IMB rules, re-derived ---------------------------------------------------------
+
+def q_list(nprocs, npmin):
+    npmin = min(max(npmin, 1), nprocs)
+    out, q = [], npmin
+    while q < nprocs:
+        out.append(q)
+        q *= 2
+    out.append(nprocs)
+    return out
+
+
+def reps_rule(x, msgs, vol):
+    if x == 0:
+        return msgs
+    return max(1, min(msgs, vol // x))
+
+
+def lengths_for(name, user_lengths):
+    cls, unit, _, _ = BENCH[name]
+    if cls == "sync":
+        return [None]
+    if user_lengths is not None:
+        return [x // unit * unit for x in user_lengths]
+    return [0] + [1 << i for i in range(0, 23) if (1 << i) >= unit]
+
+
+def map_order(nprocs, rows, cols):
+    if not rows:
+        return list(range(nprocs))
+    return [j * rows + i for i in range(rows) for j in range(cols)]
+
+
+def read_list_file(path):
+    entries = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                entries.append(line)
+    return entries
+
+
+class Invocation:
+    """What the IMB-MPI1 command line under test asks for."""
+
+    VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
+                   "-map", "-input", "--json", "--output-dir", "--timeout"}
+
+    def __init__(self, args, nprocs, cwd):
+        self.nprocs = nprocs
+        self.npmin = 2
+        self.multi = None
+        self.msgs, self.vol = 1000, 40 * 1048576
+        self.time_limit = None
+        self.mem = None
+        self.lengths = None
+        self.rows = self.cols = 0
+        self.check = False
+        self.selftest = False
+        self.json = None
+        names = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a in self.VALUE_FLAGS:
+                v = args[i + 1]
+                i += 2
+                if a == "-npmin":
+                    self.npmin = int(v)
+                elif a == "-multi":
+                    self.multi = int(v)
+                elif a == "-iter":
+                    parts = [int(p) for p in v.split(",")]
+                    self.msgs = parts[0]
+                    if len(parts) > 1:
+                        self.vol = parts[1] * 1048576
+                elif a == "-time":
+                    self.time_limit = float(v)
+                elif a == "-mem":
+                    self.mem = float(v)
+                elif a == "-msglen":
+                    self.lengths = [int(x) for x in read_list_file(os.path.join(cwd, v))]
+                elif a == "-map":
+                    self.rows, self.cols = (int(x) for x in v.lower().split("x"))
+                elif a == "-input":
+                    names += read_list_file(os.path.join(cwd, v))
+                elif a == "--json":
+                    self.json = os.path.join(cwd, v)
+                continue
+            if a in ("-check", "--check"):
+                self.check = True
+            elif a == "--check-selftest":
+                self.check = self.selftest = True
+            elif not a.startswith("-"):
+                names += [n for n in a.split(",") if n]
+            i += 1
+        self.selected = []  # (canonical name, multi prefix)
+        for n in names:
+            multi = n.lower().startswith("multi-")
+            base = n[6:] if multi else n
+            canon = next(b for b in ORDER if b.lower() == base.lower())
+            if (canon, multi) not in self.selected:
+                self.selected.append((canon, multi))
+        if not self.selected:
+            self.selected = [(b, False) for b in ORDER]
+        self.order = map_order(nprocs, self.rows, self.cols)
+
+    def blocks(self):
+        """Expected (name, multi flag, Q, groups, idle) per block, or ("skip", name)."""
+        out = []
+        for name, prefixed in self.selected:
+            cls, _, single, _ = BENCH[name]
+            multi = self.multi if self.multi is not None else (0 if prefixed else None)
+            if single:
+                if self.nprocs < 2:
+                    out.append(("skip", name))
+                    continue
+                qs = [2]
+            else:
+                qs = q_list(self.nprocs, self.npmin)
+            for q in qs:
+                groups = self.nprocs // q if multi is not None else 1
+                out.append((name, multi, q, groups, self.nprocs - groups * q))
+        return out
+
+
+# ---- the text ------------------------------------------------------------------------------
+
+def layout_of(name, multi):
+    cls = BENCH[name][0]
+    if cls == "single":
+        return "range_bw" if multi == 0 else "time_bw"
+    return {"parallel": "range_bw", "collective": "range", "sync": "sync"}[cls]
+
+
+def split_fields(line, ncols):
+    if len(line) != COL * ncols:
+        fail(f"row is {len(line)} characters, expected {ncols} columns of {COL}: {line!r}")
+    fields = [line[k * COL:(k + 1) * COL] for k in range(ncols)]
+    for f in fields:
+        if not f.startswith(" ") or f.strip() == "" or " " in f.strip():
+            fail(f"field {f!r} is not right-aligned in {COL} characters: {line!r}")
+    return [f.strip() for f in fields]
+
+
+def parse_text(text):
+    lines = text.split("\n")
+    blocks, skips, i = [], [], 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^# (\w+) skipped: it needs (\d+) processes", line)
+        if m:
+            skips.append(m.group(1))
+        if line.startswith("# Benchmarking "):
+            if not lines[i - 1].startswith("#---"):
+                fail(f"no dash line above {line!r}")
+            blk = {"title": line, "dash": lines[i - 1], "info": [], "rows": []}
+            i += 1
+            while not lines[i].startswith("#---"):
+                blk["info"].append(lines[i])
+                i += 1
+            if lines[i] != blk["dash"]:
+                fail(f"dash lines around {blk['title']!r} differ")
+            blk["head"] = lines[i + 1]
+            i += 2
+            while i < len(lines) and not lines[i].startswith("#"):
+                if lines[i].strip():
+                    blk["rows"].append(lines[i])
+                i += 1
+            blocks.append(blk)
+            continue
+        i += 1
+    return blocks, skips
+
+
+def check_group_lines(info, members_per_group, blk_title):
+    """The '# Group  g:' listing or the -map rank-order matrix: " %4d" per rank."""
+    got = [l for l in info if l.startswith("# Group")]
+    if len(got) != len(members_per_group):
+        fail(f"{blk_title}: {len(got)} group lines, expected {len(members_per_group)}")
+    for g, (line, members) in enumerate(zip(got, members_per_group)):
+        want = f"# Group  {g}: " + "".join(f" {r:4d}" for r in members[:16])
+        if line != want:
+            fail(f"{blk_title}: group line {line!r}, expected {want!r}")
+
+
+def tolerance_mbps(factor, x, t):
+    # Text t has 2 decimals: the throughput recomputed from it is uncertain by the spread of
+    # factor*X/1.048576/t over t +- 0.005, plus the rounding of the printed value itself.
+    base = factor * x / 1.048576
+    lo, hi = max(t - 0.005, 1e-9), t + 0.005
+    return base / lo - base / hi + 0.011
+
+
+def check_blocks(inv, blocks, skips, opts):
+    expected = inv.blocks()
+    exp_skips = [e[1] for e in expected if e[0] == "skip"]
+    expected = [e for e in expected if e[0] != "skip"]
+    if skips != exp_skips:
+        fail(f"skip notes {skips}, expected {exp_skips}")
+    if len(blocks) != len(expected):
+        fail(f"{len(blocks)} '# Benchmarking' blocks, expected {len(expected)}: "
+             f"{[b['title'] for b in blocks]} vs {expected}")
+    rows_out = []
+    for blk, (name, multi, q, groups, idle) in zip(blocks, expected):
+        shown = ("Multi-" if groups > 1 else "") + name
+        if blk["title"] != f"# Benchmarking {shown} ":
+            fail(f"block title {blk['title']!r}, expected '# Benchmarking {shown} '")
+        layout = layout_of(name, multi)
+        heads = (["Group"] if multi == 1 else []) + HEADS[layout]
+        check_col = inv.check and BENCH[name][0] != "sync"
+        if check_col:
+            heads.append("defects")
+        ncols = len(heads)
+        if blk["dash"] != "#" + "-" * (COL * ncols - 1):
+            fail(f"{shown}: dash line of {len(blk['dash'])} characters, expected {COL * ncols}")
+        want_head = "".join(f"{h:>{COL}}" for h in heads)
+        if blk["head"] != want_head:
+            fail(f"{shown}: column header {blk['head']!r}, expected {want_head!r}")
+        # Process listing (IMB_show_procids).
+        info = blk["info"]
+        if groups > 1:
+            if info[0] != f"# ( {groups} groups of {q} processes each running simultaneous ) ":
+                fail(f"{shown}: group header {info[0]!r}")
+            check_group_lines(info, [inv.order[g * q:(g + 1) * q] for g in range(groups)], shown)
+        elif inv.rows > 1 and inv.cols > 1:
+            if info[0] != f"# #processes = {q}; rank order (rowwise): ":
+                fail(f"{shown}: {info[0]!r}, expected the -map rank order header")
+            matrix = [l for l in info[1:] if l.strip("# ")]
+            active = inv.order[:q]
+            want = [active[k:k + inv.cols] for k in range(0, q, inv.cols)]
+            for line, ranks in zip(matrix, want):
+                if line != "# " + "".join(f" {r:4d}" for r in ranks):
+                    fail(f"{shown}: rank order line {line!r}, expected ranks {ranks}")
+        elif info[0] != f"# #processes = {q} ":
+            fail(f"{shown}: {info[0]!r}, expected '# #processes = {q} '")
+        idle_lines = [l for l in info if "waiting in MPI_Barrier" in l]
+        want_idle = ([] if idle == 0 else
+                     [f"# ( {idle} additional process{'es' if idle > 1 else ''} waiting in MPI_Barrier)"])
+        if idle_lines != want_idle:
+            fail(f"{shown}: idle lines {idle_lines}, expected {want_idle}")
+
+        # Rows: one per length (per group with -multi 1), lengths and repetitions by the rules.
+        lens = lengths_for(name, inv.lengths)
+        per_len = groups if multi == 1 else 1
+        if len(blk["rows"]) != len(lens) * per_len:
+            fail(f"{shown} on {q}: {len(blk['rows'])} rows, expected {len(lens) * per_len}")
+        for k, line in enumerate(blk["rows"]):
+            x = lens[k // per_len]
+            rec = {"name": name, "shown": shown, "q": q, "groups": groups, "layout": layout,
+                   "group": (k % per_len) if multi == 1 else None, "bytes": x, "line": line}
+            if "out-of-mem." in line or "int-overflow." in line:
+                if not opts.allow_skips:
+                    fail(f"{shown}: unexpected skipped row {line!r}")
+                got_x = int(line[COL * (multi == 1):][:COL])
+                if got_x != x:
+                    fail(f"{shown}: skipped row for {got_x} bytes, expected {x}")
+                rec["status"] = "skipped-memory" if "out-of-mem." in line else "skipped-int"
+                rows_out.append(rec)
+                continue
+            f = split_fields(line, ncols)
+            if multi == 1:
+                if int(f[0]) != rec["group"]:
+                    fail(f"{shown}: group column {f[0]}, expected {rec['group']}")
+                f = f[1:]
+            if layout != "sync":
+                if int(f[0]) != x:
+                    fail(f"{shown}: row {k} has #bytes {f[0]}, expected {x}")
+                f = f[1:]
+            reps = int(f[0])
+            want_reps = reps_rule(x or 0, inv.msgs, inv.vol)
+            if inv.time_limit is None and reps != want_reps:
+                fail(f"{shown}: {x} bytes with {reps} repetitions, expected {want_reps}")
+            if inv.time_limit is not None and not 1 <= reps <= want_reps:
+                fail(f"{shown}: {reps} repetitions under -time, expected 1..{want_reps}")
+            rec.update(status="ok", reps=reps, text=f)
+            nums = [float(v) for v in f[1:]]
+            if any(not math.isfinite(v) or v < 0 for v in nums):
+                fail(f"{shown}: non-finite or negative value in {line!r}")
+            if layout == "time_bw":
+                rec["t_max_text"], rec["mbps_text"] = f[1], f[2]
+            else:
+                tmin, tmax, tavg = nums[0], nums[1], nums[2]
+                if not tmin <= tavg <= tmax:
+                    fail(f"{shown}: not t_min <= t_avg <= t_max in {line!r}")
+                rec["t_min_text"], rec["t_max_text"], rec["t_avg_text"] = f[1], f[2], f[3]
+                if layout == "range_bw":
+                    rec["mbps_text"] = f[4]
+            factor = BENCH[name][3]
+            if "mbps_text" in rec:
+                t = float(rec["t_max_text"])
+                mb = float(rec["mbps_text"])
+                want = factor * x / 1.048576 / t if t > 0 else 0.0
+                if abs(mb - want) > tolerance_mbps(factor, x, t):
+                    fail(f"{shown}: Mbytes/sec {mb} but {factor}*{x}/1.048576/{t} = {want:.2f}")
+            if check_col:
+                rec["defects"] = int(f[-1])
+            rows_out.append(rec)
+    return rows_out
+
+
+def check_json(path, rows, status, schema_path):
+    try:
+        import jsonschema
+    except ImportError:
+        fail("python3-jsonschema is needed to validate the JSON output (apt-get install "
+             "python3-jsonschema)")
+    with open(schema_path) as f:
+        schema = json.load(f)
+    with open(path) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    for rec in records:
+        try:
+            jsonschema.validate(rec, schema)
+        except jsonschema.ValidationError as e:
+            fail(f"JSON record does not match the schema: {e.message}\n{rec}")
+    if records[0]["type"] != "header" or records[-1]["type"] != "summary":
+        fail("JSON must start with a header and end with a summary record")
+    results = [r for r in records if r["type"] == "result"]
+    if len(results) != len(rows):
+        fail(f"{len(results)} JSON result records for {len(rows)} text rows")
+    for r, t in zip(results, rows):
+        if (r["benchmark"], r["processes"], r["groups"], r["group"]) != \
+                (t["name"], t["q"], t["groups"], t["group"]):
+            fail(f"JSON record {r} does not match the text row {t['line']!r}")
+        if r["bytes"] != t["bytes"] or r["layout"] != t["layout"] or r["status"] != t["status"]:
+            fail(f"JSON record {r} does not match the text row {t['line']!r}")
+        if t["status"] != "ok":
+            continue
+        if r["repetitions"] != t["reps"]:
+            fail(f"JSON repetitions {r['repetitions']} vs text {t['reps']}")
+        for key in ("t_min", "t_max", "t_avg", "mbps"):
+            if key + "_text" not in t:
+                continue
+            jkey = "mbytes_per_sec" if key == "mbps" else key + "_usec"
+            if f"{r[jkey]:.2f}" != t[key + "_text"]:
+                fail(f"JSON {jkey} {r[jkey]} prints as {r[jkey]:.2f}, text says {t[key + '_text']}")
+        if not 0 < r["t_min_usec"] <= r["t_avg_usec"] * (1 + 1e-12) <= r["t_max_usec"] * (1 + 1e-12):
+            fail(f"JSON times not 0 < t_min <= t_avg <= t_max: {r}")
+        if "defects" in t and r["defects"] != t["defects"]:
+            fail(f"JSON defects {r['defects']} vs text {t['defects']}")
+    summary = records[-1]
+    if summary["rows"] != len(rows) or summary["exit_status"] != status:
+        fail(f"JSON summary {summary} vs {len(rows)} rows, exit status {status}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mpiexec", required=True, help="launcher and its flags, one string")
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--bin", required=True, help="the IMB-MPI1 program (or mpibench)")
+    ap.add_argument("--prefix-args", default="", help="arguments before the IMB ones "
+                    "(e.g. 'imb-mpi1' for mpibench)")
+    ap.add_argument("--schema", help="validate --json output against this schema")
+    ap.add_argument("--file", action="append", default=[],
+                    help="NAME=CONTENT: create this file in the working directory first "
+                         "(\\n for newlines)")
+    ap.add_argument("--status", type=int, default=0, help="expected exit status")
+    ap.add_argument("--stderr", help="regular expression stderr must match")
+    ap.add_argument("--stdout", action="append", default=[],
+                    help="regular expression stdout must match (repeatable)")
+    ap.add_argument("--expect-defects", action="store_true",
+                    help="some rows must report defects (--check-selftest)")
+    ap.add_argument("--allow-skips", action="store_true", help="out-of-mem rows are expected")
+    ap.add_argument("--require-skips", action="store_true", help="at least one out-of-mem row")
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    opts = ap.parse_args()
+    args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
+
+    with tempfile.TemporaryDirectory(prefix="mb-imb-") as cwd:
+        for spec in opts.file:
+            name, _, content = spec.partition("=")
+            with open(os.path.join(cwd, name), "w") as f:
+                f.write(content.replace("\\n", "\n"))
+        before = set(os.listdir(cwd))
+        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
+               shlex.split(opts.prefix_args) + args)
+        start = time.monotonic()
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=opts.timeout)
+        elapsed = time.monotonic() - start
+        try:
+            if proc.returncode != opts.status:
+                fail(f"exit status {proc.returncode}, expected {opts.status}")
+            if opts.stderr and not re.search(opts.stderr, proc.stderr, re.M):
+                fail(f"stderr does not match {opts.stderr!r}")
+            for pattern in opts.stdout:
+                if not re.search(pattern, proc.stdout, re.M):
+                    fail(f"stdout does not match {pattern!r}")
+            inv = Invocation(args, opts.np, cwd)
+            blocks, skips = parse_text(proc.stdout)
+            if opts.status in (0, 1) and "# All processes entering MPI_Finalize" in proc.stdout:
+                for required in ("# Calling sequence was:", "# List of Benchmarks to run:",
+                                 "# mpibench ", "# MPI library ", "# Effective settings:"):
+                    if required not in proc.stdout:
+                        fail(f"header line {required!r} missing")
+                rows = check_blocks(inv, blocks, skips, opts)
+                defects = sum(r.get("defects", 0) for r in rows)
+                if inv.check and opts.expect_defects and defects == 0:
+                    fail("--check-selftest: no defects reported")
+                if inv.check and not opts.expect_defects and defects != 0:
+                    fail(f"{defects} defects reported")
+                nskip = sum(r["status"] != "ok" for r in rows)
+                if opts.require_skips and nskip == 0:
+                    fail("expected out-of-mem rows, found none")
+                if inv.json:
+                    if not opts.schema:
+                        fail("--json used but no --schema given")
+                    check_json(inv.json, rows, opts.status, opts.schema)
+                print(f"ok: {len(blocks)} blocks, {len(rows)} rows ({nskip} skipped), "
+                      f"{elapsed:.1f} s")
+            else:
+                print(f"ok: exit status {proc.returncode}, {elapsed:.1f} s")
+            left = set(os.listdir(cwd)) - before
+            if inv.json:
+                left.discard(os.path.basename(inv.json))
+            if left:
+                fail(f"files left behind: {sorted(left)}")
+        except Failure as e:
+            sys.stdout.write(proc.stdout[-20000:])
+            sys.stderr.write(proc.stderr[-5000:])
+            print(f"FAILED: {e}\ncommand: {shlex.join(cmd)}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
