@@ -110,7 +110,7 @@ class Invocation:
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout"}
 
-    def __init__(self, args, nprocs, cwd):
+    def __init__(self, args, nprocs, cwd, suite=""):
         self.nprocs = nprocs
         self.npmin = 2
         self.multi = None
@@ -122,6 +122,7 @@ class Invocation:
         self.check = False
         self.selftest = False
         self.json = None
+        self.output_dir = None
         names = []
         i = 0
         while i < len(args):
@@ -150,6 +151,8 @@ class Invocation:
                     names += read_list_file(os.path.join(cwd, v))
                 elif a == "--json":
                     self.json = os.path.join(cwd, v)
+                elif a == "--output-dir":
+                    self.output_dir = os.path.join(cwd, v)
                 continue
             if a in ("-check", "--check"):
                 self.check = True
@@ -168,6 +171,18 @@ class Invocation:
         if not self.selected:
             self.selected = [(b, False) for b in ORDER]
         self.order = map_order(nprocs, self.rows, self.cols)
+        jsonl = "IMB-MPI1.jsonl"
+        if suite == "run":
+            # The main job's quick defaults where the flags say nothing (mpibench run --help).
+            if "-iter" not in args:
+                self.msgs, self.vol = 200, 8 * 1048576
+            if "-time" not in args:
+                self.time_limit = 0.1
+            if not self.output_dir:
+                self.output_dir = os.path.join(cwd, "mpibench-results")
+            jsonl = "run.jsonl"
+        if self.output_dir and not self.json:
+            self.json = os.path.join(self.output_dir, jsonl)
 
     def blocks(self):
         """Expected (name, multi flag, Q, groups, idle) per block, or ("skip", name)."""
@@ -427,6 +442,9 @@ def main():
                     help="some rows must report defects (--check-selftest)")
     ap.add_argument("--allow-skips", action="store_true", help="out-of-mem rows are expected")
     ap.add_argument("--require-skips", action="store_true", help="at least one out-of-mem row")
+    ap.add_argument("--creates", action="append", default=[],
+                    help="a file the run must create (relative to its directory; repeatable)")
+    ap.add_argument("--text-copy", help="a created file that must equal stdout")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
@@ -451,7 +469,7 @@ def main():
             for pattern in opts.stdout:
                 if not re.search(pattern, proc.stdout, re.M):
                     fail(f"stdout does not match {pattern!r}")
-            inv = Invocation(args, opts.np, cwd)
+            inv = Invocation(args, opts.np, cwd, opts.prefix_args.strip())
             blocks, skips = parse_text(proc.stdout)
             if opts.status in (0, 1) and "# All processes entering MPI_Finalize" in proc.stdout:
                 for required in ("# Calling sequence was:", "# List of Benchmarks to run:",
@@ -475,9 +493,17 @@ def main():
                       f"{elapsed:.1f} s")
             else:
                 print(f"ok: exit status {proc.returncode}, {elapsed:.1f} s")
-            left = set(os.listdir(cwd)) - before
+            for path in opts.creates:
+                if not os.path.isfile(os.path.join(cwd, path)):
+                    fail(f"{path} was not created")
+            if opts.text_copy:
+                with open(os.path.join(cwd, opts.text_copy)) as f:
+                    if f.read() != proc.stdout:
+                        fail(f"{opts.text_copy} differs from stdout")
+            allowed = {os.path.normpath(p).split(os.sep)[0] for p in opts.creates}
             if inv.json:
-                left.discard(os.path.basename(inv.json))
+                allowed.add(os.path.relpath(inv.json, cwd).split(os.sep)[0])
+            left = set(os.listdir(cwd)) - before - allowed
             if left:
                 fail(f"files left behind: {sorted(left)}")
         except Failure as e:

@@ -1,0 +1,42 @@
+/* JSON writer: escaping, numbers, nulls; one record per line. */
+#include "core/report_json.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    struct mb_jobj o;
+    char *text;
+    char buf[512];
+    FILE *f = tmpfile();
+
+    mb_jobj_begin(&o, "result");
+    mb_jobj_str(&o, "s", "a\"b\\c\nd\te\x01");
+    mb_jobj_int(&o, "i", -42);
+    mb_jobj_num(&o, "x", 0.1);
+    mb_jobj_num(&o, "nan", NAN);
+    mb_jobj_num(&o, "inf", INFINITY);
+    mb_jobj_bool(&o, "t", 1);
+    mb_jobj_null(&o, "n");
+    mb_jobj_str(&o, "none", NULL);
+    {
+        const int v[] = {0, 2, 4};
+        mb_jarray_ints(&o, "a", v, 3);
+    }
+    text = mb_jobj_take(&o);
+    EXPECT(strcmp(text, "{\"type\":\"result\",\"s\":\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\",\"i\":-42,"
+                        "\"x\":0.10000000000000001,\"nan\":null,\"inf\":null,\"t\":true,\"n\":null,"
+                        "\"none\":null,\"a\":[0,2,4]}") == 0);
+    free(text);
+
+    mb_jobj_begin(&o, "summary");
+    mb_jobj_int(&o, "rows", 3);
+    mb_jobj_write(&o, f);
+    rewind(f);
+    EXPECT(fgets(buf, sizeof buf, f) != NULL);
+    EXPECT(strcmp(buf, "{\"type\":\"summary\",\"rows\":3}\n") == 0);
+    fclose(f);
+    return unit_report("test_json");
+}

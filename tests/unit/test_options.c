@@ -1,0 +1,173 @@
+/* Command-line parsing: strict numbers, the IMB option table (guide 5.1.2), benchmark names,
+ * -msglen and -input files with file:line errors, and validation. */
+#include "core/config.h"
+#include "core/listfile.h"
+#include "core/options.h"
+#include "core/suite.h"
+#include "imb/imb_bench.h"
+#include "imb/imb_options.h"
+#include "imb/imb_plan.h"
+#include "unit.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *write_file(const char *content)
+{
+    static char path[64];
+    FILE *f;
+    snprintf(path, sizeof path, "/tmp/mb-unit-%ld.txt", (long)getpid());
+    f = fopen(path, "w");
+    fputs(content, f);
+    fclose(f);
+    return path;
+}
+
+/* Parses argv (after the program name) the way rank 0 does; returns the status. */
+static int parse(struct mb_config *cfg, struct mb_error *err, int argc, char **argv)
+{
+    struct mb_option_set sets[2] = {mb_imb_option_set, {mb_common_options, mb_n_common_options}};
+    mb_config_defaults(cfg);
+    memset(err, 0, sizeof *err);
+    return mb_options_parse(sets, 2, mb_imb_positional, argc, argv, 1, cfg, err);
+}
+
+#define ARGV(...) (char *[]){"IMB-MPI1", __VA_ARGS__}
+#define ARGC(...) ((int)(sizeof((char *[]){"IMB-MPI1", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(cfg, err, ...) parse(cfg, err, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
+int main(void)
+{
+    struct mb_config cfg;
+    struct mb_error err;
+    long long v;
+    double d;
+    const char *why;
+
+    /* Strict numbers. */
+    EXPECT(mb_parse_long("42", 1, 100, &v, &why) == 0 && v == 42);
+    EXPECT(mb_parse_long(" 7 ", 1, 100, &v, &why) == 0 && v == 7);
+    EXPECT(mb_parse_long("4x", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("", 1, 100, &v, &why) != 0 && strcmp(why, "empty value") == 0);
+    EXPECT(mb_parse_long("0", 1, 100, &v, &why) != 0 && strcmp(why, "must be positive") == 0);
+    EXPECT(mb_parse_long("-1", 0, 100, &v, &why) != 0 && strcmp(why, "must not be negative") == 0);
+    EXPECT(mb_parse_long("101", 1, 100, &v, &why) != 0 && strcmp(why, "out of range") == 0);
+    EXPECT(mb_parse_long("99999999999999999999", 1, LLONG_MAX, &v, &why) != 0);
+    EXPECT(mb_parse_double("1.5", 1e-6, 10, &d, &why) == 0 && d == 1.5);
+    EXPECT(mb_parse_double("nan", 0, 10, &d, &why) != 0);
+    EXPECT(mb_parse_double("inf", 0, 1e9, &d, &why) != 0);
+    EXPECT(mb_parse_double("1e3", 0, 1e9, &d, &why) == 0 && d == 1000);
+    EXPECT(mb_parse_double("0", 1e-6, 10, &d, &why) != 0 && strcmp(why, "must be positive") == 0);
+
+    /* The guide's 5.1.2 examples parse. */
+    EXPECT(PARSE(&cfg, &err, "-multi", "0", "PingPong", "Barrier", "-map", "2x7") == 0);
+    EXPECT(cfg.imb.multi == 0 && cfg.imb.map_rows == 2 && cfg.imb.map_cols == 7);
+    EXPECT(cfg.imb.n_selected == 2);
+    EXPECT(MB_IMB_SEL_INDEX(cfg.imb.selected[0]) == mb_imb_find("PingPong"));
+    EXPECT(MB_IMB_SEL_INDEX(cfg.imb.selected[1]) == mb_imb_find("Barrier"));
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "pingpong", "-off_cache", "-1") == 0);
+    EXPECT(cfg.imb.off_cache_mb == -1 && cfg.imb.n_selected == 1);
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "-npmin", "512", "alltoallv", "-iter", "20", "-time", "1.5", "-mem",
+                 "2") == 0);
+    EXPECT(cfg.imb.npmin == 512 && cfg.imb.msgspersample == 20 && cfg.imb.time_limit == 1.5 &&
+           cfg.imb.mem_gb == 2);
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "-iter", "1000,40,150", "-off_cache", "16,128") == 0);
+    EXPECT(cfg.imb.msgspersample == 1000 && cfg.imb.overall_vol_mb == 40 &&
+           cfg.imb.msgs_nonaggr == 150 && cfg.imb.off_cache_mb == 16 &&
+           cfg.imb.off_cache_line == 128);
+    mb_config_free(&cfg);
+    /* Names: case-insensitive, comma lists, Multi- prefix, duplicates run once. */
+    EXPECT(PARSE(&cfg, &err, "ALLREDUCE,reduce", "Multi-Bcast", "allreduce", "--check") == 0);
+    EXPECT(cfg.imb.n_selected == 3 && cfg.common.check == 1);
+    EXPECT(cfg.imb.selected[2] == MB_IMB_SEL(mb_imb_find("Bcast"), 1));
+    mb_config_free(&cfg);
+    /* --opt=value for the double-dash options. */
+    EXPECT(PARSE(&cfg, &err, "--timeout=2.5", "--json=out.json") == 0);
+    EXPECT(cfg.common.timeout == 2.5 && strcmp(cfg.common.json_path, "out.json") == 0);
+    mb_config_free(&cfg);
+
+    /* Errors name the argument. */
+    EXPECT(PARSE(&cfg, &err, "-npmin") == 2);
+    EXPECT_STR_CONTAINS(err.msg, "missing value for -npmin");
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "-npmi", "2") == 2);
+    EXPECT_STR_CONTAINS(err.msg, "unknown option '-npmi'");
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "PingPang") == 2);
+    EXPECT_STR_CONTAINS(err.msg, "unknown benchmark 'PingPang'");
+    mb_config_free(&cfg);
+    EXPECT(PARSE(&cfg, &err, "-map", "3x") == 2);
+    EXPECT_STR_CONTAINS(err.msg, "'3x' for -map");
+    mb_config_free(&cfg);
+
+    /* -msglen files: comments and blank lines; errors carry file:line. */
+    {
+        const char *path = write_file("# lengths\n0\n\n  100   # bytes\n1000\n");
+        char arg[80];
+        snprintf(arg, sizeof arg, "%s", path);
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 0);
+        EXPECT(cfg.imb.n_lengths == 3 && cfg.imb.lengths[0] == 0 && cfg.imb.lengths[1] == 100 &&
+               cfg.imb.lengths[2] == 1000);
+        mb_config_free(&cfg);
+        write_file("0\n12\nfoo\n");
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, ":3: 'foo' is not a message length");
+        EXPECT_STR_CONTAINS(err.msg, path);
+        mb_config_free(&cfg);
+        write_file("0\n-12\n");
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, ":2: negative message length -12");
+        mb_config_free(&cfg);
+        write_file("3000000000\n");
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, ":1: message length 3000000000 exceeds");
+        mb_config_free(&cfg);
+        write_file("# nothing\n");
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, "contains no message lengths");
+        mb_config_free(&cfg);
+        /* -input: benchmark names, the guide's IMB_SELECT example style. */
+        write_file("#\n# IMB benchmark selection file\n#\nPingPong\n#Sendrecv\nAllreduce\n");
+        EXPECT(PARSE(&cfg, &err, "-input", arg) == 0);
+        EXPECT(cfg.imb.n_selected == 2);
+        mb_config_free(&cfg);
+        write_file("PingPong\nWindow\n");
+        EXPECT(PARSE(&cfg, &err, "-input", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, ":2: unknown benchmark 'Window'");
+        mb_config_free(&cfg);
+        unlink(path);
+        EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
+        EXPECT_STR_CONTAINS(err.msg, "cannot open");
+        mb_config_free(&cfg);
+    }
+
+    /* Validation: -map must cover the processes; -mem and -off_cache resolve to bytes. */
+    {
+        struct mb_provenance prov = {0};
+        prov.mem_per_proc = 8ull << 30;
+        EXPECT(PARSE(&cfg, &err, "-map", "2x7") == 0);
+        cfg.nprocs = 12;
+        EXPECT(mb_imb_validate(&cfg, &prov, &err) == 2);
+        EXPECT_STR_CONTAINS(err.msg, "-map 2x7 maps 14 processes, but 12 were started");
+        mb_config_free(&cfg);
+        EXPECT(PARSE(&cfg, &err, "-map", "2x7", "-mem", "2", "-off_cache", "2.5,128") == 0);
+        cfg.nprocs = 14;
+        memset(&err, 0, sizeof err);
+        EXPECT(mb_imb_validate(&cfg, &prov, &err) == 0);
+        EXPECT(cfg.imb.mem_cap == 2ull << 30);
+        EXPECT(cfg.imb.cache_bytes == (unsigned long long)(2.5 * 1048576) &&
+               cfg.imb.cache_line == 128);
+        mb_config_free(&cfg);
+        EXPECT(PARSE(&cfg, &err, "-off_cache", "-1") == 0);
+        cfg.nprocs = 2;
+        EXPECT(mb_imb_validate(&cfg, &prov, &err) == 0);
+        EXPECT(cfg.imb.cache_bytes > 0 && cfg.imb.cache_line > 0);
+        EXPECT(cfg.imb.mem_cap == 4ull << 30); /* default: half the memory per process */
+        mb_config_free(&cfg);
+    }
+    return unit_report("test_options");
+}

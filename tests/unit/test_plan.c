@@ -1,0 +1,140 @@
+/* IMB rules as data: repetitions (guide 5.2.8), lengths (5.2.4), buffer demand against
+ * Table 20 (7.1), off-cache rotation (5.1.2.4), -time and -mem. */
+#include "core/buffers.h"
+#include "imb/imb_driver.h"
+#include "imb/imb_plan.h"
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define MB (1024LL * 1024LL)
+
+static const struct mb_imb_bench *bench(const char *name)
+{
+    int i = mb_imb_find(name);
+    EXPECT(i >= 0);
+    return &mb_imb_benchmarks[i < 0 ? 0 : i];
+}
+
+static long long demand(const char *name, long long x, int q, int check)
+{
+    struct mb_imb_config c = {0};
+    struct mb_imb_demand d = mb_imb_demand(bench(name), x, q, &c, check);
+    return (long long)(d.sregion + d.rregion);
+}
+
+int main(void)
+{
+    struct mb_imb_config c = {0};
+    long long lens[64];
+    size_t n;
+
+    /* Repetitions: standard MSGSPERSAMPLE 1000, OVERALL_VOL 40 MB (samples 6.1, 6.2). */
+    EXPECT_EQ_LL(mb_imb_msgspersample(&c), 1000);
+    EXPECT_EQ_LL(mb_imb_overall_vol(&c), 40 * MB);
+    EXPECT_EQ_LL(mb_imb_reps(0, 1000, 40 * MB), 1000);
+    EXPECT_EQ_LL(mb_imb_reps(32768, 1000, 40 * MB), 1000);
+    EXPECT_EQ_LL(mb_imb_reps(65536, 1000, 40 * MB), 640);
+    EXPECT_EQ_LL(mb_imb_reps(131072, 1000, 40 * MB), 320);
+    EXPECT_EQ_LL(mb_imb_reps(4194304, 1000, 40 * MB), 10);
+    EXPECT_EQ_LL(mb_imb_reps(100000, 1000, 40 * MB), 419);
+    EXPECT_EQ_LL(mb_imb_reps(1000000, 1000, 40 * MB), 41);
+    EXPECT_EQ_LL(mb_imb_reps(1LL << 31, 1000, 40 * MB), 1); /* at least one */
+    /* -iter a,b,c overrides MSGSPERSAMPLE and OVERALL_VOL (MB). */
+    c.msgspersample = 2000;
+    c.overall_vol_mb = 100;
+    EXPECT_EQ_LL(mb_imb_msgspersample(&c), 2000);
+    EXPECT_EQ_LL(mb_imb_reps(0, mb_imb_msgspersample(&c), mb_imb_overall_vol(&c)), 2000);
+    EXPECT_EQ_LL(mb_imb_reps(4194304, mb_imb_msgspersample(&c), mb_imb_overall_vol(&c)), 25);
+    EXPECT_EQ_LL(mb_imb_reps(4096, 20, mb_imb_overall_vol(&c)), 20);
+    c = (struct mb_imb_config){0};
+
+    /* -time: as many repetitions as fit, within 1..n_sample. */
+    EXPECT_EQ_LL(mb_imb_reps_for_time(1000, 1.5, 0.01), 150);
+    EXPECT_EQ_LL(mb_imb_reps_for_time(1000, 1.5, 1e-6), 1000);
+    EXPECT_EQ_LL(mb_imb_reps_for_time(10, 0.1, 1.0), 1);
+    EXPECT_EQ_LL(mb_imb_reps_for_time(20, 1.5, 0.1), 15);
+
+    /* Standard lengths: 0, 1, 2, ..., 4 MB; reductions 0, 4, 8, ...; Barrier one row. */
+    n = mb_imb_lengths(bench("PingPong"), &c, lens);
+    EXPECT_EQ_LL(n, 24);
+    EXPECT_EQ_LL(lens[0], 0);
+    EXPECT_EQ_LL(lens[1], 1);
+    EXPECT_EQ_LL(lens[23], 4194304);
+    n = mb_imb_lengths(bench("Allreduce"), &c, lens);
+    EXPECT_EQ_LL(n, 22);
+    EXPECT_EQ_LL(lens[1], 4);
+    EXPECT_EQ_LL(lens[2], 8);
+    EXPECT_EQ_LL(lens[21], 4194304);
+    EXPECT_EQ_LL(mb_imb_lengths(bench("Barrier"), &c, lens), 1);
+    {
+        long long user[] = {0, 1, 7, 100, 4096};
+        c.lengths = user;
+        c.n_lengths = 5;
+        EXPECT_EQ_LL(mb_imb_max_lengths(&c), 5);
+        n = mb_imb_lengths(bench("Reduce_scatter"), &c, lens);
+        EXPECT_EQ_LL(n, 5);
+        EXPECT_EQ_LL(lens[1], 0); /* rounded down to whole floats */
+        EXPECT_EQ_LL(lens[2], 4);
+        EXPECT_EQ_LL(lens[3], 100);
+        n = mb_imb_lengths(bench("Gather"), &c, lens);
+        EXPECT_EQ_LL(lens[2], 7);
+        c = (struct mb_imb_config){0};
+    }
+
+    /* Table 20, standard mode (X = 4 MB): per process memory for the message buffers. */
+    EXPECT_EQ_LL(demand("PingPong", 4 * MB, 2, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Sendrecv", 4 * MB, 16, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Exchange", 4 * MB, 16, 0), 12 * MB);
+    EXPECT_EQ_LL(demand("Alltoall", 4 * MB, 16, 0), 16 * 8 * MB);
+    EXPECT_EQ_LL(demand("Alltoallv", 4 * MB, 7, 0), 7 * 8 * MB);
+    EXPECT_EQ_LL(demand("Allgather", 4 * MB, 8, 0), 9 * 4 * MB);
+    EXPECT_EQ_LL(demand("Allgatherv", 4 * MB, 8, 0), 9 * 4 * MB);
+    EXPECT_EQ_LL(demand("Reduce", 4 * MB, 8, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Allreduce", 4 * MB, 8, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Reduce_scatter", 4 * MB, 8, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Bcast", 4 * MB, 8, 0), 8 * MB);
+    EXPECT_EQ_LL(demand("Barrier", 4 * MB, 8, 0), 0);
+    /* Not in Table 20 (new in 3.1): the root role needs Q*X. */
+    EXPECT_EQ_LL(demand("Scatter", 4 * MB, 8, 0), 9 * 4 * MB);
+    EXPECT_EQ_LL(demand("Gather", 4 * MB, 8, 0), 9 * 4 * MB);
+    /* Check mode keeps Exchange's two received messages apart. */
+    EXPECT_EQ_LL(demand("Exchange", 4 * MB, 2, 1), 16 * MB);
+    {
+        struct mb_imb_demand d = mb_imb_demand(bench("Allgatherv"), 1LL << 30, 4, &c, 0);
+        EXPECT(d.int_overflow); /* 4 GB of displacements do not fit an int */
+        d = mb_imb_demand(bench("Allreduce"), 1LL << 30, 4, &c, 0);
+        EXPECT(!d.int_overflow);
+    }
+
+    /* Off-cache (5.1.2.4): buffers 2 lines apart, reused only after > 2x cache was touched. */
+    {
+        const unsigned long long cache = 8 * MB, line = 64;
+        const size_t sizes[] = {0, 1, 64, 1000, 65536, 4 * MB, 32 * MB};
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            struct mb_slots s = mb_slots_for(sizes[k], sizes[k], cache, line);
+            size_t pair = s.sstride + s.rstride;
+            EXPECT(s.sstride >= sizes[k] + 2 * line);
+            EXPECT(s.sstride % line == 0);
+            EXPECT((s.n - 1) * pair > 2 * cache); /* enough buffers ... */
+            EXPECT((s.n - 2) * pair <= 2 * cache); /* ... and not more */
+            for (long i = 0; i < 5; i++) {
+                size_t a = mb_slot_offset(s.sstride, s.n, i), b = mb_slot_offset(s.sstride, s.n, i + 1);
+                EXPECT(b == 0 || b - a >= sizes[k] + 2 * line);
+            }
+            EXPECT(mb_slot_offset(s.sstride, s.n, (long)s.n) == 0); /* wraps around */
+        }
+        /* Memory added is about 2x the cache (Table 20 note). */
+        c.cache_bytes = cache;
+        c.cache_line = line;
+        {
+            struct mb_imb_demand d = mb_imb_demand(bench("PingPong"), 1024, 2, &c, 0);
+            EXPECT(d.sregion + d.rregion > 2 * cache);
+            EXPECT(d.sregion + d.rregion < 2 * cache + 4 * (d.slots.sstride + d.slots.rstride));
+        }
+        /* Off: one buffer of each. */
+        c = (struct mb_imb_config){0};
+        EXPECT_EQ_LL(mb_slots_for(100, 200, 0, 64).n, 1);
+    }
+    return unit_report("test_plan");
+}

@@ -1,0 +1,56 @@
+/* Statistics over ranks, and the fill/check patterns used by --check. */
+#include "core/buffers.h"
+#include "core/stats.h"
+#include "unit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int main(void)
+{
+    const double v[] = {4.0, 1.0, 3.0, 2.0};
+    struct mb_stats s = mb_stats_of(v, 4);
+
+    EXPECT(s.n == 4 && s.min == 1.0 && s.max == 4.0 && s.mean == 2.5);
+    EXPECT(fabs(s.stddev - sqrt(1.25)) < 1e-12);
+    EXPECT(mb_median(v, 4) == 2.5);
+    EXPECT(mb_median(v, 3) == 3.0);
+    s = mb_stats_of(v, 0);
+    EXPECT(s.n == 0 && s.min == 0 && s.max == 0);
+    {
+        /* Two-pass stddev keeps precision for values that differ in the last digits. */
+        const double w[] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
+        EXPECT(fabs(mb_stats_of(w, 3).stddev - sqrt(2.0 / 3.0)) < 1e-6);
+    }
+
+    /* Byte pattern: depends on rank and index; a fill checks clean, a flip is found. */
+    {
+        unsigned char buf[4096];
+        int differs = 0;
+        for (size_t i = 0; i < 64; i++)
+            differs += mb_pattern_byte(0, i) != mb_pattern_byte(1, i);
+        EXPECT(differs > 48);
+        mb_fill_bytes(buf, sizeof buf, 7, 100);
+        EXPECT_EQ_LL(mb_check_bytes(buf, sizeof buf, 7, 100), 0);
+        EXPECT(mb_check_bytes(buf, sizeof buf, 8, 100) > 4000);  /* wrong sender */
+        EXPECT(mb_check_bytes(buf, sizeof buf, 7, 101) > 4000);  /* wrong offset */
+        buf[1234] ^= 0x10;
+        EXPECT_EQ_LL(mb_check_bytes(buf, sizeof buf, 7, 100), 1);
+    }
+    /* Float sums: the 13-residue shortcut equals the brute-force sum for any rank count. */
+    for (int nranks = 1; nranks <= 40; nranks++) {
+        float sum[50];
+        for (size_t i = 0; i < 50; i++) {
+            double t = 0;
+            for (int r = 0; r < nranks; r++)
+                t += mb_pattern_float(r, 10 + i);
+            sum[i] = (float)t;
+        }
+        EXPECT_EQ_LL(mb_check_float_sums(sum, 50, nranks, 10), 0);
+        sum[3] += 1.0f;
+        EXPECT_EQ_LL(mb_check_float_sums(sum, 50, nranks, 10), 1);
+    }
+    /* Exact for very many ranks: the largest sum stays below 2^24. */
+    EXPECT(13.0 * 1000000 < 16777216.0);
+    return unit_report("test_stats_buffers");
+}
