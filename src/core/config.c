@@ -65,6 +65,6 @@ void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm)
     bcast_string(&cfg->imb.input_file, comm, rank);
     bcast_block((void **)&cfg->imb.lengths, cfg->imb.n_lengths * sizeof *cfg->imb.lengths, comm,
                 rank);
-    bcast_block((void **)&cfg->imb.selected, cfg->imb.n_selected * sizeof *cfg->imb.selected,
-                comm, rank);
+    bcast_block((void **)&cfg->imb.selected, cfg->imb.n_selected * sizeof *cfg->imb.selected, comm,
+                rank);
 }

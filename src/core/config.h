@@ -24,21 +24,21 @@ struct mb_common_config {
 
 /* IMB-MPI1 settings (SPEC §1-2, IMB guide 5.1.2). Zero means "the standard value". */
 struct mb_imb_config {
-    long npmin;                  /* -npmin */
-    long multi;                  /* -multi 0|1; -1 = primary benchmarks */
-    double off_cache_mb;         /* -off_cache size in MB; -1 = detect; 0 = off */
-    long off_cache_line;         /* -off_cache ...,line bytes */
-    long msgspersample;          /* -iter a */
-    long overall_vol_mb;         /* -iter a,b (MB) */
-    long msgs_nonaggr;           /* -iter a,b,c */
-    double time_limit;           /* -time S; 0 = none */
-    double mem_gb;               /* -mem G; 0 = default cap */
-    long map_rows, map_cols;     /* -map PxQ; 0 = none */
-    char *msglen_file;           /* -msglen FILE */
-    char *input_file;            /* -input FILE */
-    long long *lengths;          /* message lengths from -msglen; NULL = standard list */
+    long npmin;              /* -npmin */
+    long multi;              /* -multi 0|1; -1 = primary benchmarks */
+    double off_cache_mb;     /* -off_cache size in MB; -1 = detect; 0 = off */
+    long off_cache_line;     /* -off_cache ...,line bytes */
+    long msgspersample;      /* -iter a */
+    long overall_vol_mb;     /* -iter a,b (MB) */
+    long msgs_nonaggr;       /* -iter a,b,c */
+    double time_limit;       /* -time S; 0 = none */
+    double mem_gb;           /* -mem G; 0 = default cap */
+    long map_rows, map_cols; /* -map PxQ; 0 = none */
+    char *msglen_file;       /* -msglen FILE */
+    char *input_file;        /* -input FILE */
+    long long *lengths;      /* message lengths from -msglen; NULL = standard list */
     size_t n_lengths;
-    int *selected;               /* benchmark table indices (| MB_IMB_SEL_MULTI) */
+    int *selected; /* benchmark table indices (| MB_IMB_SEL_MULTI) */
     size_t n_selected;
     /* Resolved by rank 0 during validation so that every rank uses the same values. */
     unsigned long long cache_bytes; /* off-cache: last-level cache size; 0 = off */

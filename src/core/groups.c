@@ -36,8 +36,7 @@ void mb_map_order(int nprocs, int rows, int cols, int *order)
             order[i * cols + j] = j * rows + i;
 }
 
-void mb_groups_create(struct mb_groups *g, MPI_Comm world, const int *position, int q,
-                      int multi)
+void mb_groups_create(struct mb_groups *g, MPI_Comm world, const int *position, int q, int multi)
 {
     int rank, size, pos;
 
@@ -49,8 +48,7 @@ void mb_groups_create(struct mb_groups *g, MPI_Comm world, const int *position, 
     g->idle = size - g->ngroups * q;
     g->my_group = (pos < g->ngroups * q) ? pos / q : -1;
     g->group_rank = (g->my_group >= 0) ? pos % q : -1;
-    MB_MPI(MPI_Comm_split(world, g->my_group >= 0 ? g->my_group : MPI_UNDEFINED, pos,
-                          &g->group));
+    MB_MPI(MPI_Comm_split(world, g->my_group >= 0 ? g->my_group : MPI_UNDEFINED, pos, &g->group));
     MB_MPI(MPI_Comm_split(world, g->my_group >= 0 ? 0 : MPI_UNDEFINED, pos, &g->active));
 }
 

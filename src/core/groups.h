@@ -36,8 +36,7 @@ struct mb_groups {
 };
 
 /* Collective over world. order[] as from mb_map_order; position[] is its inverse. */
-void mb_groups_create(struct mb_groups *g, MPI_Comm world, const int *position, int q,
-                      int multi);
+void mb_groups_create(struct mb_groups *g, MPI_Comm world, const int *position, int q, int multi);
 void mb_groups_free(struct mb_groups *g);
 
 #endif

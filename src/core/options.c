@@ -13,8 +13,7 @@ const char *mb_basename(const char *path)
     return slash ? slash + 1 : path;
 }
 
-int mb_parse_long(const char *text, long long min, long long max, long long *out,
-                  const char **why)
+int mb_parse_long(const char *text, long long min, long long max, long long *out, const char **why)
 {
     char *end = NULL;
     long long v;
@@ -107,7 +106,8 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
     case MB_OPT_LONG: {
         long long v;
         if (mb_parse_long(value, (long long)o->min, (long long)o->max, &v, &why) != 0)
-            return mb_usage(err, "invalid value '%s' for %s: %s (expected an integer in %.0f..%.0f)",
+            return mb_usage(err,
+                            "invalid value '%s' for %s: %s (expected an integer in %.0f..%.0f)",
                             value, typed, why, o->min, o->max);
         *(long *)field = (long)v;
         return 0;
@@ -132,8 +132,7 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
 }
 
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
-                     int argc, char **argv, int first, struct mb_config *cfg,
-                     struct mb_error *err)
+                     int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err)
 {
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
@@ -180,14 +179,12 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
             const struct mb_option *o = &sets[s].rows[i];
             char left[96];
             snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
-                     o->alias ? o->alias : "", o->metavar ? " " : "",
-                     o->metavar ? o->metavar : "");
+                     o->alias ? o->alias : "", o->metavar ? " " : "", o->metavar ? o->metavar : "");
             fprintf(out, "  %-34s %s\n", left, o->help);
         }
 }
 
-void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, char *buf,
-                     size_t len)
+void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, char *buf, size_t len)
 {
     const char *field = (const char *)cfg + o->offset;
 

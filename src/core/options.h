@@ -47,8 +47,7 @@ struct mb_option_set {
 
 /* Parses argv[first..argc-1] against the sets (searched in order). Returns 0 or 2 (err set). */
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
-                     int argc, char **argv, int first, struct mb_config *cfg,
-                     struct mb_error *err);
+                     int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err);
 
 /* Prints one line per option: name, metavar and help text. */
 void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out);
@@ -60,8 +59,7 @@ void mb_option_value(const struct mb_option *opt, const struct mb_config *cfg, c
 /* Strict number parsing shared by the table and by custom parsers and list files:
  * the whole text must be a number (no trailing garbage), within [min, max]. Return 0 or -1
  * with a short reason ("not an integer", "out of range") in *why. */
-int mb_parse_long(const char *text, long long min, long long max, long long *out,
-                  const char **why);
+int mb_parse_long(const char *text, long long min, long long max, long long *out, const char **why);
 int mb_parse_double(const char *text, double min, double max, double *out, const char **why);
 
 /* The program's basename, for messages. */

@@ -84,10 +84,9 @@ static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
                 if (sizes[i] > p->ranks_per_host_max)
                     p->ranks_per_host_max = sizes[i];
                 if (i < MAX_HOSTS_LISTED)
-                    used += (size_t)snprintf(p->hosts + used, cap - used, "%s%.*s:%d",
-                                             i ? "," : "", MPI_MAX_PROCESSOR_NAME,
-                                             names + (size_t)i * MPI_MAX_PROCESSOR_NAME,
-                                             sizes[i]);
+                    used += (size_t)snprintf(p->hosts + used, cap - used, "%s%.*s:%d", i ? "," : "",
+                                             MPI_MAX_PROCESSOR_NAME,
+                                             names + (size_t)i * MPI_MAX_PROCESSOR_NAME, sizes[i]);
                 else if (i == MAX_HOSTS_LISTED)
                     used += (size_t)snprintf(p->hosts + used, cap - used, ",...");
             }
@@ -160,8 +159,7 @@ void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out)
     mb_printf(out, "# mpibench              : %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
     mb_printf(out, "# MPI library           : %s\n", p->mpi_library);
     mb_printf(out, "# Processes             : %d on %d host%s (%d..%d per host)\n", p->nprocs,
-              p->nhosts, p->nhosts == 1 ? "" : "s", p->ranks_per_host_min,
-              p->ranks_per_host_max);
+              p->nhosts, p->nhosts == 1 ? "" : "s", p->ranks_per_host_min, p->ranks_per_host_max);
     mb_printf(out, "# Hosts                 : %s\n", p->hosts ? p->hosts : "");
     mb_printf(out, "# Memory per process    : %.1f MB\n", (double)p->mem_per_proc / 1048576.0);
     mb_printf(out, "# Binding               : rank 0 on CPUs %s; %d of %d ranks bound\n",

@@ -13,7 +13,8 @@ struct mb_out {
     int n;
 };
 
-void mb_printf(const struct mb_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mb_printf(const struct mb_out *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 void mb_flush(const struct mb_out *out);
 
 /* "# Benchmarking" block header, group listing and column header. */

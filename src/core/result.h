@@ -19,32 +19,32 @@ enum mb_row_status {
 
 /* One "# Benchmarking" block: a benchmark on one process count. */
 struct mb_block {
-    const char *suite;     /* "IMB-MPI1" */
-    const char *name;      /* benchmark name without "Multi-" */
-    const char *cls;       /* "single", "parallel", "collective" */
+    const char *suite; /* "IMB-MPI1" */
+    const char *name;  /* benchmark name without "Multi-" */
+    const char *cls;   /* "single", "parallel", "collective" */
     enum mb_layout layout;
-    int multi;             /* -1 primary, else the -multi output flag 0 or 1 */
-    int q;                 /* processes per group */
-    int ngroups;           /* groups running simultaneously */
-    int idle;              /* processes waiting in MPI_Barrier */
-    int nprocs;            /* processes started */
-    const int *order;      /* position -> world rank (group membership, -map order) */
+    int multi;        /* -1 primary, else the -multi output flag 0 or 1 */
+    int q;            /* processes per group */
+    int ngroups;      /* groups running simultaneously */
+    int idle;         /* processes waiting in MPI_Barrier */
+    int nprocs;       /* processes started */
+    const int *order; /* position -> world rank (group membership, -map order) */
     int map_rows, map_cols;
-    int check;             /* a defects column is printed */
+    int check;                    /* a defects column is printed */
     unsigned long long mem_bytes; /* largest message-buffer memory per process in the block */
 };
 
 /* One table row. */
 struct mb_result {
     const struct mb_block *block;
-    int group;           /* the group of a -multi 1 row; -1 = all groups together */
-    long long bytes;     /* message length X; -1 for Barrier */
-    long reps;           /* repetitions actually timed */
+    int group;                  /* the group of a -multi 1 row; -1 = all groups together */
+    long long bytes;            /* message length X; -1 for Barrier */
+    long reps;                  /* repetitions actually timed */
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
     long long defects;          /* -1 when not checked */
     enum mb_row_status status;
-    double needed_gb;           /* MB_ROW_SKIP_MEMORY: memory that would be needed */
+    double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */
 };
 
 static inline const char *mb_row_status_name(enum mb_row_status s)

@@ -15,28 +15,28 @@ extern const struct mb_suite mb_suite_imb_mpi1;
 extern const struct mb_suite mb_suite_run;
 
 /* Suites not built yet answer "not implemented yet" (run == NULL). */
-static const struct mb_suite suite_imb_ext = {.name = "imb-ext", .legacy = "IMB-EXT",
-                                              .title = "IMB-EXT one-sided communication"};
-static const struct mb_suite suite_imb_io = {.name = "imb-io", .legacy = "IMB-IO",
-                                             .title = "IMB-IO MPI-IO benchmarks"};
-static const struct mb_suite suite_beff = {.name = "beff", .legacy = "b_eff",
-                                           .title = "b_eff effective communication bandwidth"};
-static const struct mb_suite suite_beffio = {.name = "beffio", .legacy = "b_eff_io",
-                                             .title = "b_eff_io effective I/O bandwidth"};
-static const struct mb_suite suite_com = {.name = "presta-com", .legacy = "com",
-                                          .title = "Presta com bandwidth/latency"};
-static const struct mb_suite suite_laten = {.name = "presta-laten", .legacy = "laten",
-                                            .title = "Presta laten latency"};
-static const struct mb_suite suite_rma = {.name = "presta-rma", .legacy = "rma",
-                                          .title = "Presta rma one-sided"};
-static const struct mb_suite suite_allred = {.name = "presta-allred", .legacy = "allred",
-                                             .title = "Presta allred Allreduce"};
-static const struct mb_suite suite_globalop = {.name = "presta-globalop", .legacy = "globalop",
-                                               .title = "Presta globalop global operations"};
+static const struct mb_suite suite_imb_ext = {
+    .name = "imb-ext", .legacy = "IMB-EXT", .title = "IMB-EXT one-sided communication"};
+static const struct mb_suite suite_imb_io = {
+    .name = "imb-io", .legacy = "IMB-IO", .title = "IMB-IO MPI-IO benchmarks"};
+static const struct mb_suite suite_beff = {
+    .name = "beff", .legacy = "b_eff", .title = "b_eff effective communication bandwidth"};
+static const struct mb_suite suite_beffio = {
+    .name = "beffio", .legacy = "b_eff_io", .title = "b_eff_io effective I/O bandwidth"};
+static const struct mb_suite suite_com = {
+    .name = "presta-com", .legacy = "com", .title = "Presta com bandwidth/latency"};
+static const struct mb_suite suite_laten = {
+    .name = "presta-laten", .legacy = "laten", .title = "Presta laten latency"};
+static const struct mb_suite suite_rma = {
+    .name = "presta-rma", .legacy = "rma", .title = "Presta rma one-sided"};
+static const struct mb_suite suite_allred = {
+    .name = "presta-allred", .legacy = "allred", .title = "Presta allred Allreduce"};
+static const struct mb_suite suite_globalop = {
+    .name = "presta-globalop", .legacy = "globalop", .title = "Presta globalop global operations"};
 
 static const struct mb_suite *const suites[] = {
-    &mb_suite_run, &mb_suite_imb_mpi1, &suite_imb_ext,   &suite_imb_io,
-    &suite_beff,   &suite_beffio,      &suite_com,       &suite_laten,
+    &mb_suite_run, &mb_suite_imb_mpi1, &suite_imb_ext,  &suite_imb_io,
+    &suite_beff,   &suite_beffio,      &suite_com,      &suite_laten,
     &suite_rma,    &suite_allred,      &suite_globalop,
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };
@@ -59,8 +59,7 @@ static void show_timeout(const struct mb_config *cfg, char *buf, size_t len)
 #define COMMON(field) offsetof(struct mb_config, common.field)
 const struct mb_option mb_common_options[] = {
     {"--json", NULL, MB_OPT_STRING, COMMON(json_path), 0, 0, "FILE",
-     "also write the results as JSON Lines to FILE (schema: docs/results.schema.json)", NULL,
-     NULL},
+     "also write the results as JSON Lines to FILE (schema: docs/results.schema.json)", NULL, NULL},
     {"--output-dir", NULL, MB_OPT_STRING, COMMON(output_dir), 0, 0, "DIR",
      "also write the text output (and, without --json, the JSON) into DIR", NULL, NULL},
     {"--check", "-check", MB_OPT_FLAG, COMMON(check), 0, 0, NULL,
@@ -69,16 +68,14 @@ const struct mb_option mb_common_options[] = {
     {"--check-selftest", NULL, MB_OPT_FLAG, COMMON(selftest), 0, 0, NULL,
      "with --check: deliberately corrupt sent data to prove the check finds it", NULL, NULL},
     {"--timeout", NULL, MB_OPT_DOUBLE, COMMON(timeout), 1e-3, 1e9, "SEC",
-     "abort the job (exit 1) if one measurement takes longer than SEC seconds", NULL,
-     show_timeout},
+     "abort the job (exit 1) if one measurement takes longer than SEC seconds", NULL, show_timeout},
     {"--quiet", NULL, MB_OPT_FLAG, COMMON(quiet), 0, 0, NULL, "no text output on stdout", NULL,
      NULL},
     {"--dry-run", NULL, MB_OPT_FLAG, COMMON(dry_run), 0, 0, NULL,
      "print the run plan and exit without measuring", NULL, NULL},
-    {"--help", NULL, MB_OPT_FLAG, COMMON(help), 0, 0, NULL, "print this help and exit", NULL,
-     NULL},
-    {"--version", NULL, MB_OPT_FLAG, COMMON(version), 0, 0, NULL,
-     "print the version and exit", NULL, NULL},
+    {"--help", NULL, MB_OPT_FLAG, COMMON(help), 0, 0, NULL, "print this help and exit", NULL, NULL},
+    {"--version", NULL, MB_OPT_FLAG, COMMON(version), 0, 0, NULL, "print the version and exit",
+     NULL, NULL},
 };
 const size_t mb_n_common_options = sizeof mb_common_options / sizeof mb_common_options[0];
 #undef COMMON
@@ -203,8 +200,8 @@ static char *join_args(int argc, char **argv)
 enum { TOP_RUN, TOP_HELP, TOP_VERSION };
 
 /* Rank 0: which suite argv asks for; *first = index of its first argument. */
-static int dispatch(int argc, char **argv, int *suite, int *first, int *top,
-                    struct mb_config *cfg, struct mb_error *err)
+static int dispatch(int argc, char **argv, int *suite, int *first, int *top, struct mb_config *cfg,
+                    struct mb_error *err)
 {
     const char *prog = mb_basename(argc > 0 ? argv[0] : "mpibench");
 
@@ -369,8 +366,8 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         const char *base = ctx.suite->legacy ? ctx.suite->legacy : ctx.suite->name;
         cfg.suite = info[0];
         cfg.cmdline = join_args(argc, argv);
-        if (mb_options_parse(sets, nsets, ctx.suite->positional, argc, argv, info[1], &cfg,
-                             &err) == 0 &&
+        if (mb_options_parse(sets, nsets, ctx.suite->positional, argc, argv, info[1], &cfg, &err) ==
+                0 &&
             !cfg.common.help && !cfg.common.version) {
             if (cfg.common.selftest)
                 cfg.common.check = 1;

@@ -21,22 +21,21 @@ struct mb_suite;
 struct mb_ctx {
     MPI_Comm world; /* duplicate of the caller's communicator, MPI_ERRORS_RETURN */
     int rank, size;
-    struct mb_out out;     /* rank 0: where text goes */
-    FILE *json;            /* rank 0: JSON Lines file, or NULL */
+    struct mb_out out;      /* rank 0: where text goes */
+    FILE *json;             /* rank 0: JSON Lines file, or NULL */
     struct mb_watchdog *wd; /* rank 0 with --timeout, else NULL */
     const struct mb_provenance *prov;
     const struct mb_suite *suite;
 };
 
 struct mb_suite {
-    const char *name;   /* subcommand: "imb-mpi1" */
-    const char *legacy; /* original program name for argv[0] dispatch, or NULL */
-    const char *title;  /* one line for listings */
+    const char *name;                    /* subcommand: "imb-mpi1" */
+    const char *legacy;                  /* original program name for argv[0] dispatch, or NULL */
+    const char *title;                   /* one line for listings */
     const struct mb_option_set *options; /* the suite's own rows, or NULL */
     mb_positional_fn positional;
     /* Rank 0, after parsing: check and resolve the settings (0 or mb_usage). */
-    int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov,
-                    struct mb_error *err);
+    int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
     /* Rank 0: text printed by --help after the synopsis. */
     void (*usage)(FILE *out);
     /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet. */
@@ -51,8 +50,7 @@ extern const size_t mb_n_common_options;
 /* The effective settings of every option of the run's suite: text lines and a JSON object. */
 void mb_settings_text(const struct mb_suite *s, const struct mb_config *cfg,
                       const struct mb_out *out);
-void mb_settings_json(const struct mb_suite *s, const struct mb_config *cfg,
-                      struct mb_jobj *o);
+void mb_settings_json(const struct mb_suite *s, const struct mb_config *cfg, struct mb_jobj *o);
 
 /* JSON header and summary records shared by all suites. */
 void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);

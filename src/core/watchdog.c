@@ -36,7 +36,8 @@ static void *watch(void *arg)
                              "%s: timeout: %s did not finish within --timeout %g s; "
                              "aborting the job\n",
                              wd->prog, wd->label, wd->seconds);
-            if (n > 0 && write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
+            if (n > 0 &&
+                write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
                 n = 0;
             /* No stdio here: the main thread may hold stdout's lock; rows are flushed as
              * they are written, so nothing is pending. */

@@ -20,26 +20,26 @@ struct mb_imb_bufsize {
 
 /* What a kernel sees for one message length. */
 struct mb_imb_args {
-    MPI_Comm comm;      /* the group running the benchmark */
-    int rank, size;     /* in the group */
-    int left, right;    /* periodic chain neighbours */
-    size_t bytes;       /* X, a multiple of the element size */
-    int count;          /* X in elements */
-    char *sbuf, *rbuf;  /* first buffer of the rotation */
+    MPI_Comm comm;     /* the group running the benchmark */
+    int rank, size;    /* in the group */
+    int left, right;   /* periodic chain neighbours */
+    size_t bytes;      /* X, a multiple of the element size */
+    int count;         /* X in elements */
+    char *sbuf, *rbuf; /* first buffer of the rotation */
     struct mb_slots slots;
     int *counts, *displs; /* per-rank counts and displacements, in elements */
-    size_t second;      /* Exchange: offset of the second receive buffer */
-    int check;          /* check mode: buffers are laid out so that every byte can be checked */
+    size_t second;        /* Exchange: offset of the second receive buffer */
+    int check;            /* check mode: buffers are laid out so that every byte can be checked */
 };
 
 struct mb_imb_bench {
     const char *name;
     enum mb_imb_class cls;
-    int exact_procs;     /* 2 for the single transfer benchmarks; 0 = any Q */
-    double time_scale;   /* reported time per sample: 0.5 for PingPong (dt/2) */
-    double bw_factor;    /* messages per sample counted in Mbytes/sec (3.3.3); 0 = none */
-    size_t elem_size;    /* 1 (MPI_BYTE) or sizeof(float) for reductions */
-    int sizeless;        /* Barrier: one row, no #bytes */
+    int exact_procs;   /* 2 for the single transfer benchmarks; 0 = any Q */
+    double time_scale; /* reported time per sample: 0.5 for PingPong (dt/2) */
+    double bw_factor;  /* messages per sample counted in Mbytes/sec (3.3.3); 0 = none */
+    size_t elem_size;  /* 1 (MPI_BYTE) or sizeof(float) for reductions */
+    int sizeless;      /* Barrier: one row, no #bytes */
     struct mb_imb_bufsize sbuf, rbuf;
     unsigned char rbuf_check_mult; /* check mode receive demand if larger (Exchange) */
     /* Optional: set counts/displs/second for this message length. */
@@ -58,7 +58,7 @@ int mb_imb_find(const char *name);
 
 /* Kernels and checks, one pair per benchmark (imb_p2p.c, imb_coll.c). */
 #define MB_IMB_KERNEL(fn)                                                                          \
-    void mb_imb_##fn(const struct mb_imb_args *a, long iter);                                     \
+    void mb_imb_##fn(const struct mb_imb_args *a, long iter);                                      \
     size_t mb_imb_check_##fn(const struct mb_imb_args *a, long iter)
 MB_IMB_KERNEL(pingpong);
 MB_IMB_KERNEL(pingping);

@@ -53,8 +53,8 @@ size_t mb_imb_check_bcast(const struct mb_imb_args *a, long iter)
 
 void mb_imb_allgather(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Allgather(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter),
-                         a->count, MPI_BYTE, a->comm));
+    MB_MPI(MPI_Allgather(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->count,
+                         MPI_BYTE, a->comm));
 }
 
 size_t mb_imb_check_allgather(const struct mb_imb_args *a, long iter)
@@ -64,8 +64,8 @@ size_t mb_imb_check_allgather(const struct mb_imb_args *a, long iter)
 
 void mb_imb_allgatherv(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Allgatherv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter),
-                          a->counts, a->displs, MPI_BYTE, a->comm));
+    MB_MPI(MPI_Allgatherv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->counts,
+                          a->displs, MPI_BYTE, a->comm));
 }
 
 size_t mb_imb_check_allgatherv(const struct mb_imb_args *a, long iter)
@@ -87,8 +87,8 @@ size_t mb_imb_check_scatter(const struct mb_imb_args *a, long iter)
 
 void mb_imb_scatterv(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Scatterv(mb_imb_sbuf(a, iter), a->counts, a->displs, MPI_BYTE,
-                        mb_imb_rbuf(a, iter), a->count, MPI_BYTE, root_of(a, iter), a->comm));
+    MB_MPI(MPI_Scatterv(mb_imb_sbuf(a, iter), a->counts, a->displs, MPI_BYTE, mb_imb_rbuf(a, iter),
+                        a->count, MPI_BYTE, root_of(a, iter), a->comm));
 }
 
 size_t mb_imb_check_scatterv(const struct mb_imb_args *a, long iter)
@@ -109,8 +109,8 @@ size_t mb_imb_check_gather(const struct mb_imb_args *a, long iter)
 
 void mb_imb_gatherv(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Gatherv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter),
-                       a->counts, a->displs, MPI_BYTE, root_of(a, iter), a->comm));
+    MB_MPI(MPI_Gatherv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->counts,
+                       a->displs, MPI_BYTE, root_of(a, iter), a->comm));
 }
 
 size_t mb_imb_check_gatherv(const struct mb_imb_args *a, long iter)
@@ -120,8 +120,8 @@ size_t mb_imb_check_gatherv(const struct mb_imb_args *a, long iter)
 
 void mb_imb_alltoall(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Alltoall(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter),
-                        a->count, MPI_BYTE, a->comm));
+    MB_MPI(MPI_Alltoall(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->count,
+                        MPI_BYTE, a->comm));
 }
 
 size_t mb_imb_check_alltoall(const struct mb_imb_args *a, long iter)
@@ -131,8 +131,8 @@ size_t mb_imb_check_alltoall(const struct mb_imb_args *a, long iter)
 
 void mb_imb_alltoallv(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Alltoallv(mb_imb_sbuf(a, iter), a->counts, a->displs, MPI_BYTE,
-                         mb_imb_rbuf(a, iter), a->counts, a->displs, MPI_BYTE, a->comm));
+    MB_MPI(MPI_Alltoallv(mb_imb_sbuf(a, iter), a->counts, a->displs, MPI_BYTE, mb_imb_rbuf(a, iter),
+                         a->counts, a->displs, MPI_BYTE, a->comm));
 }
 
 size_t mb_imb_check_alltoallv(const struct mb_imb_args *a, long iter)
@@ -150,8 +150,7 @@ size_t mb_imb_check_reduce(const struct mb_imb_args *a, long iter)
 {
     if (a->rank != root_of(a, iter))
         return 0;
-    return mb_check_float_sums((const float *)mb_imb_rbuf(a, iter), (size_t)a->count, a->size,
-                               0);
+    return mb_check_float_sums((const float *)mb_imb_rbuf(a, iter), (size_t)a->count, a->size, 0);
 }
 
 void mb_imb_reduce_scatter(const struct mb_imb_args *a, long iter)
@@ -168,14 +167,13 @@ size_t mb_imb_check_reduce_scatter(const struct mb_imb_args *a, long iter)
 
 void mb_imb_allreduce(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Allreduce(mb_imb_sbuf(a, iter), mb_imb_rbuf(a, iter), a->count, MPI_FLOAT,
-                         MPI_SUM, a->comm));
+    MB_MPI(MPI_Allreduce(mb_imb_sbuf(a, iter), mb_imb_rbuf(a, iter), a->count, MPI_FLOAT, MPI_SUM,
+                         a->comm));
 }
 
 size_t mb_imb_check_allreduce(const struct mb_imb_args *a, long iter)
 {
-    return mb_check_float_sums((const float *)mb_imb_rbuf(a, iter), (size_t)a->count, a->size,
-                               0);
+    return mb_check_float_sums((const float *)mb_imb_rbuf(a, iter), (size_t)a->count, a->size, 0);
 }
 
 void mb_imb_barrier(const struct mb_imb_args *a, long iter)

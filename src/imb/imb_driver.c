@@ -162,9 +162,12 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
     if (r->blk.multi == 1)
         mb_printf(&r->ctx->out, "\n");
     for (int first = 0; first < q * r->g.ngroups; first += per_row) {
-        struct mb_result row = {.block = &r->blk, .group = r->blk.multi == 1 ? first / q : -1,
-                                .bytes = r->b->sizeless ? -1 : x, .reps = reps,
-                                .defects = r->blk.check ? 0 : -1, .status = MB_ROW_OK};
+        struct mb_result row = {.block = &r->blk,
+                                .group = r->blk.multi == 1 ? first / q : -1,
+                                .bytes = r->b->sizeless ? -1 : x,
+                                .reps = reps,
+                                .defects = r->blk.check ? 0 : -1,
+                                .status = MB_ROW_OK};
         struct mb_stats st;
         for (int i = 0; i < per_row; i++) {
             times[i] = r->gathered[2 * (first + i)];
@@ -177,8 +180,8 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
         row.t_avg = st.mean;
         /* Throughput from the slowest process, in 2^20 bytes/s (guide 3.3.2, 3.3.3). */
         row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
-                             : st.max > 0       ? r->b->bw_factor * (double)x / 1.048576 / st.max
-                                                : 0.0;
+                             : st.max > 0         ? r->b->bw_factor * (double)x / 1.048576 / st.max
+                                                  : 0.0;
         emit(r, &row, tally);
     }
     free(times);
@@ -187,7 +190,10 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
 static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
                      struct mb_imb_tally *tally)
 {
-    struct mb_result row = {.block = &r->blk, .group = -1, .bytes = x, .defects = -1,
+    struct mb_result row = {.block = &r->blk,
+                            .group = -1,
+                            .bytes = x,
+                            .defects = -1,
                             .status = why,
                             .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
 
@@ -253,14 +259,22 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     char *sregion, *rregion;
     int ok;
 
-    r->blk = (struct mb_block){.suite = MB_IMB_SUITE, .name = b->name,
-                               .cls = class_name(b->cls), .layout = layout_of(b, multi),
-                               .multi = multi, .q = r->g.q, .ngroups = r->g.ngroups,
-                               .idle = r->g.idle, .nprocs = ctx->size, .order = plan->order,
+    r->blk = (struct mb_block){.suite = MB_IMB_SUITE,
+                               .name = b->name,
+                               .cls = class_name(b->cls),
+                               .layout = layout_of(b, multi),
+                               .multi = multi,
+                               .q = r->g.q,
+                               .ngroups = r->g.ngroups,
+                               .idle = r->g.idle,
+                               .nprocs = ctx->size,
+                               .order = plan->order,
                                .map_rows = (int)cfg->imb.map_rows,
                                .map_cols = (int)cfg->imb.map_cols,
                                .check = cfg->common.check && !b->sizeless};
-    r->a = (struct mb_imb_args){.comm = r->g.group, .rank = r->g.group_rank, .size = r->g.q,
+    r->a = (struct mb_imb_args){.comm = r->g.group,
+                                .rank = r->g.group_rank,
+                                .size = r->g.q,
                                 .left = (r->g.group_rank + r->g.q - 1) % r->g.q,
                                 .right = (r->g.group_rank + 1) % r->g.q,
                                 .check = cfg->common.check};
@@ -280,8 +294,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
             b->kernel(&r->a, i);
     }
     for (size_t k = 0; k < nlen; k++) {
-        snprintf(r->label, sizeof r->label, "%s %s%s on %d processes, %lld bytes",
-                 MB_IMB_SUITE, r->g.ngroups > 1 ? "Multi-" : "", b->name, r->g.q, lens[k]);
+        snprintf(r->label, sizeof r->label, "%s %s%s on %d processes, %lld bytes", MB_IMB_SUITE,
+                 r->g.ngroups > 1 ? "Multi-" : "", b->name, r->g.q, lens[k]);
         mb_watchdog_arm(ctx->wd, r->label);
         set_length(r, lens[k]);
         if (r->d.int_overflow)
@@ -324,14 +338,14 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
     r.ctx = ctx;
     r.cfg = cfg;
     r.b = b;
-    snprintf(r.label, sizeof r.label, "%s %s on %d processes (setting up)", MB_IMB_SUITE,
-             b->name, item->q);
+    snprintf(r.label, sizeof r.label, "%s %s on %d processes (setting up)", MB_IMB_SUITE, b->name,
+             item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     mb_groups_create(&r.g, ctx->world, plan->position, item->q, item->multi >= 0);
     if (r.g.my_group >= 0)
         run_active(&r, plan, item->multi, tally);
-    snprintf(r.label, sizeof r.label, "%s %s on %d processes (finishing)", MB_IMB_SUITE,
-             b->name, item->q);
+    snprintf(r.label, sizeof r.label, "%s %s on %d processes (finishing)", MB_IMB_SUITE, b->name,
+             item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     /* Idle processes wait here while the active ones run (guide 5.2.2). */
     MB_MPI(MPI_Barrier(ctx->world));

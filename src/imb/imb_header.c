@@ -36,7 +36,8 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
     const struct mb_provenance *p = ctx->prov;
     const char *const dashes = "#------------------------------------------------------------";
 
-    mb_printf(out, "%s\n#    mpibench %s: Intel (R) MPI Benchmarks 3.1 methodology, MPI-1 part\n%s\n",
+    mb_printf(out,
+              "%s\n#    mpibench %s: Intel (R) MPI Benchmarks 3.1 methodology, MPI-1 part\n%s\n",
               dashes, MB_VERSION, dashes);
     mb_printf(out, "# Date                  : %s\n", p->date);
     mb_printf(out, "# Machine               : %s\n", p->machine);

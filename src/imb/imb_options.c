@@ -133,8 +133,9 @@ static int parse_iter(struct mb_config *cfg, const char *value, struct mb_error 
     int n = split_commas(copy, fields, 3), rc = 0;
 
     if (n < 0)
-        rc = mb_usage(err, "invalid value '%s' for -iter: at most 3 comma-separated numbers "
-                           "(msgspersample[,overall_vol[,msgs_nonaggr]])",
+        rc = mb_usage(err,
+                      "invalid value '%s' for -iter: at most 3 comma-separated numbers "
+                      "(msgspersample[,overall_vol[,msgs_nonaggr]])",
                       value);
     for (int i = 0; rc == 0 && i < n; i++) {
         long long v;
@@ -158,8 +159,8 @@ static int parse_off_cache(struct mb_config *cfg, const char *value, struct mb_e
     const char *why = "";
 
     if (n < 0)
-        rc = mb_usage(err, "invalid value '%s' for -off_cache: expected cache_size[,cache_line_size]",
-                      value);
+        rc = mb_usage(
+            err, "invalid value '%s' for -off_cache: expected cache_size[,cache_line_size]", value);
     else if (mb_parse_double(fields[0], -1, 1e9, &size, &why) != 0 || (size <= 0 && size != -1))
         rc = mb_usage(err,
                       "invalid value '%s' for -off_cache: cache size '%s' %s (MB > 0, or -1 "
@@ -277,10 +278,9 @@ static const struct mb_option imb_options[] = {
     {"-npmin", NULL, MB_OPT_LONG, IMB(npmin), 1, INT_MAX, "<NPmin>",
      "smallest number of processes to run on (default 2; 1 is allowed)", NULL, show_npmin},
     {"-multi", NULL, MB_OPT_LONG, IMB(multi), 0, 1, "<outflag>",
-     "run Multi- versions in simultaneous groups; 0: show the worst group, 1: every group",
-     NULL, show_multi},
-    {"-off_cache", NULL, MB_OPT_CUSTOM, IMB(off_cache_mb), 0, 0,
-     "<cache_size[,cache_line_size]>",
+     "run Multi- versions in simultaneous groups; 0: show the worst group, 1: every group", NULL,
+     show_multi},
+    {"-off_cache", NULL, MB_OPT_CUSTOM, IMB(off_cache_mb), 0, 0, "<cache_size[,cache_line_size]>",
      "avoid cache reuse of message buffers; cache size in MB (-1: detect), line in bytes",
      parse_off_cache, show_off_cache},
     {"-iter", NULL, MB_OPT_CUSTOM, IMB(msgspersample), 0, 0,
@@ -294,13 +294,13 @@ static const struct mb_option imb_options[] = {
     {"-msglen", NULL, MB_OPT_CUSTOM, IMB(msglen_file), 0, 0, "<Lengths_file>",
      "message lengths, one per line ('#' comments allowed)", parse_msglen, show_msglen},
     {"-map", NULL, MB_OPT_CUSTOM, IMB(map_rows), 0, 0, "<PxQ>",
-     "renumber the ranks along the rows of a PxQ matrix (P*Q = number of processes)",
-     parse_map, show_map},
+     "renumber the ranks along the rows of a PxQ matrix (P*Q = number of processes)", parse_map,
+     show_map},
     {"-input", NULL, MB_OPT_CUSTOM, IMB(input_file), 0, 0, "<filename>",
      "benchmark names, one per line ('#' comments allowed)", parse_input, show_input},
 };
 const struct mb_option_set mb_imb_option_set = {imb_options,
-                                               sizeof imb_options / sizeof imb_options[0]};
+                                                sizeof imb_options / sizeof imb_options[0]};
 
 void mb_imb_usage(FILE *out)
 {
@@ -314,8 +314,7 @@ void mb_imb_usage(FILE *out)
                  "  mpirun -np 14 IMB-MPI1 -multi 0 PingPong Barrier -map 2x7\n\n");
 }
 
-int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov,
-                    struct mb_error *err)
+int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {
     struct mb_imb_config *c = &cfg->imb;
 
@@ -325,9 +324,8 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov,
     if (c->off_cache_mb != 0) {
         unsigned long long size, line;
         mb_detect_cache(&size, &line);
-        c->cache_bytes = c->off_cache_mb > 0
-                             ? (unsigned long long)(c->off_cache_mb * 1048576.0)
-                             : size;
+        c->cache_bytes =
+            c->off_cache_mb > 0 ? (unsigned long long)(c->off_cache_mb * 1048576.0) : size;
         c->cache_line = c->off_cache_line > 0 ? (unsigned long long)c->off_cache_line : line;
         if (c->cache_bytes == 0)
             return mb_usage(err, "-off_cache %g: cache size below one byte", c->off_cache_mb);

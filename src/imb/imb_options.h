@@ -10,8 +10,7 @@
 extern const struct mb_option_set mb_imb_option_set;
 
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err);
-int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov,
-                    struct mb_error *err);
+int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_imb_usage(FILE *out);
 
 #endif

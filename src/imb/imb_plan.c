@@ -34,8 +34,7 @@ size_t mb_imb_max_lengths(const struct mb_imb_config *c)
     return c->lengths ? c->n_lengths : (size_t)(MB_IMB_MAXMSGLOG - MB_IMB_MINMSGLOG + 2);
 }
 
-size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c,
-                      long long *out)
+size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out)
 {
     const long long unit = (long long)b->elem_size;
     size_t n = 0;
@@ -153,13 +152,13 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
             if (d.sregion + d.rregion <= cfg->imb.mem_cap && d.sregion + d.rregion > most)
                 most = d.sregion + d.rregion;
         }
-        mb_printf(&ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", b->name, it->q,
-                  ngroups, idle, n,
-                  mb_imb_reps(lens[0], mb_imb_msgspersample(&cfg->imb),
-                              mb_imb_overall_vol(&cfg->imb)),
-                  mb_imb_reps(lens[n - 1], mb_imb_msgspersample(&cfg->imb),
-                              mb_imb_overall_vol(&cfg->imb)),
-                  most);
+        mb_printf(
+            &ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", b->name, it->q, ngroups,
+            idle, n,
+            mb_imb_reps(lens[0], mb_imb_msgspersample(&cfg->imb), mb_imb_overall_vol(&cfg->imb)),
+            mb_imb_reps(lens[n - 1], mb_imb_msgspersample(&cfg->imb),
+                        mb_imb_overall_vol(&cfg->imb)),
+            most);
     }
     free(lens);
     mb_imb_plan_free(&plan);

@@ -12,8 +12,8 @@
 
 /* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
 #define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
-#define MB_IMB_SEL_INDEX(sel) ((sel) / 2)
-#define MB_IMB_SEL_MULTI(sel) ((sel) % 2)
+#define MB_IMB_SEL_INDEX(sel)    ((sel) / 2)
+#define MB_IMB_SEL_MULTI(sel)    ((sel) % 2)
 
 struct mb_imb_item {
     int bench; /* table index */
@@ -39,14 +39,13 @@ long long mb_imb_overall_vol(const struct mb_imb_config *c);
 /* Message lengths of a benchmark (guide 5.2.4): the standard 0, 1, 2, 4, ..., 4 MB list or
  * the -msglen list, rounded down to whole elements (floats for reductions). Barrier has one
  * row. Returns the count; out needs room for mb_imb_max_lengths(c) values. */
-size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c,
-                      long long *out);
+size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out);
 size_t mb_imb_max_lengths(const struct mb_imb_config *c);
 
 /* Buffer layout and demand per process for length x on q processes (guide 7.1): send and
  * receive regions including the off-cache rotation. */
 struct mb_imb_demand {
-    size_t sbytes, rbytes;   /* one send / receive buffer */
+    size_t sbytes, rbytes; /* one send / receive buffer */
     struct mb_slots slots;
     size_t sregion, rregion; /* the whole rotation */
     int int_overflow;        /* a count or displacement would exceed INT_MAX */

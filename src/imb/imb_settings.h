@@ -4,15 +4,15 @@
 #ifndef MB_IMB_SETTINGS_H
 #define MB_IMB_SETTINGS_H
 
-#define MB_IMB_MSGSPERSAMPLE 1000 /* max repetitions per message length (5.2.8) */
-#define MB_IMB_MSGS_NONAGGR 100   /* max repetitions, non-aggregate mode (EXT only) */
-#define MB_IMB_OVERALL_VOL_MB 40  /* at most this many MB per sample (Table 19: 40 MBytes) */
-#define MB_IMB_MINMSGLOG 0        /* second smallest length is 2^MINMSGLOG (0 comes first) */
-#define MB_IMB_MAXMSGLOG 22       /* largest length 2^22 = 4 MB */
-#define MB_IMB_N_WARMUP 2         /* untimed runs before a benchmark (5.2.6) */
-#define MB_IMB_N_BARR 2           /* barriers before each timed loop (5.2.7) */
-#define MB_IMB_NPMIN 2            /* default smallest process count (5.1.1) */
-#define MB_IMB_ASSIGN_SIZE 4      /* sizeof(assign_type): warm-up message length (5.2.6) */
+#define MB_IMB_MSGSPERSAMPLE  1000 /* max repetitions per message length (5.2.8) */
+#define MB_IMB_MSGS_NONAGGR   100  /* max repetitions, non-aggregate mode (EXT only) */
+#define MB_IMB_OVERALL_VOL_MB 40   /* at most this many MB per sample (Table 19: 40 MBytes) */
+#define MB_IMB_MINMSGLOG      0    /* second smallest length is 2^MINMSGLOG (0 comes first) */
+#define MB_IMB_MAXMSGLOG      22   /* largest length 2^22 = 4 MB */
+#define MB_IMB_N_WARMUP       2    /* untimed runs before a benchmark (5.2.6) */
+#define MB_IMB_N_BARR         2    /* barriers before each timed loop (5.2.7) */
+#define MB_IMB_NPMIN          2    /* default smallest process count (5.1.1) */
+#define MB_IMB_ASSIGN_SIZE    4    /* sizeof(assign_type): warm-up message length (5.2.6) */
 
 /* -time: the preparatory run that estimates the repetition count stops doubling once it has
  * used this fraction of the time limit (guide 5.1.2.6 only says "~1 second overhead"). */

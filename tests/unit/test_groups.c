@@ -63,7 +63,7 @@ int main(void)
         const int m2x3[] = {0, 2, 4, 1, 3, 5};
         const int m3x2[] = {0, 3, 1, 4, 2, 5};
         const int m4x2[] = {0, 4, 1, 5, 2, 6, 3, 7}; /* -map <P>x2: pairs across two nodes */
-        const int m2x2[] = {0, 2, 1, 3};            /* sample 6.2: groups "0 2" and "1 3" */
+        const int m2x2[] = {0, 2, 1, 3};             /* sample 6.2: groups "0 2" and "1 3" */
         mb_map_order(6, 2, 3, order);
         for (int k = 0; k < 6; k++)
             EXPECT_EQ_LL(order[k], m2x3[k]);

@@ -26,9 +26,10 @@ int main(void)
         mb_jarray_ints(&o, "a", v, 3);
     }
     text = mb_jobj_take(&o);
-    EXPECT(strcmp(text, "{\"type\":\"result\",\"s\":\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\",\"i\":-42,"
-                        "\"x\":0.10000000000000001,\"nan\":null,\"inf\":null,\"t\":true,\"n\":null,"
-                        "\"none\":null,\"a\":[0,2,4]}") == 0);
+    EXPECT(strcmp(text,
+                  "{\"type\":\"result\",\"s\":\"a\\\"b\\\\c\\u000ad\\u0009e\\u0001\",\"i\":-42,"
+                  "\"x\":0.10000000000000001,\"nan\":null,\"inf\":null,\"t\":true,\"n\":null,"
+                  "\"none\":null,\"a\":[0,2,4]}") == 0);
     free(text);
 
     mb_jobj_begin(&o, "summary");

@@ -33,8 +33,12 @@ static int parse(struct mb_config *cfg, struct mb_error *err, int argc, char **a
     return mb_options_parse(sets, 2, mb_imb_positional, argc, argv, 1, cfg, err);
 }
 
-#define ARGV(...) (char *[]){"IMB-MPI1", __VA_ARGS__}
-#define ARGC(...) ((int)(sizeof((char *[]){"IMB-MPI1", __VA_ARGS__}) / sizeof(char *)))
+#define ARGV(...)                                                                                  \
+    (char *[])                                                                                     \
+    {                                                                                              \
+        "IMB-MPI1", __VA_ARGS__                                                                    \
+    }
+#define ARGC(...)            ((int)(sizeof((char *[]){"IMB-MPI1", __VA_ARGS__}) / sizeof(char *)))
 #define PARSE(cfg, err, ...) parse(cfg, err, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
 int main(void)

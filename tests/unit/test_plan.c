@@ -116,10 +116,11 @@ int main(void)
             size_t pair = s.sstride + s.rstride;
             EXPECT(s.sstride >= sizes[k] + 2 * line);
             EXPECT(s.sstride % line == 0);
-            EXPECT((s.n - 1) * pair > 2 * cache); /* enough buffers ... */
+            EXPECT((s.n - 1) * pair > 2 * cache);  /* enough buffers ... */
             EXPECT((s.n - 2) * pair <= 2 * cache); /* ... and not more */
             for (long i = 0; i < 5; i++) {
-                size_t a = mb_slot_offset(s.sstride, s.n, i), b = mb_slot_offset(s.sstride, s.n, i + 1);
+                size_t a = mb_slot_offset(s.sstride, s.n, i),
+                       b = mb_slot_offset(s.sstride, s.n, i + 1);
                 EXPECT(b == 0 || b - a >= sizes[k] + 2 * line);
             }
             EXPECT(mb_slot_offset(s.sstride, s.n, (long)s.n) == 0); /* wraps around */

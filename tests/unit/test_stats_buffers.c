@@ -32,8 +32,8 @@ int main(void)
         EXPECT(differs > 48);
         mb_fill_bytes(buf, sizeof buf, 7, 100);
         EXPECT_EQ_LL(mb_check_bytes(buf, sizeof buf, 7, 100), 0);
-        EXPECT(mb_check_bytes(buf, sizeof buf, 8, 100) > 4000);  /* wrong sender */
-        EXPECT(mb_check_bytes(buf, sizeof buf, 7, 101) > 4000);  /* wrong offset */
+        EXPECT(mb_check_bytes(buf, sizeof buf, 8, 100) > 4000); /* wrong sender */
+        EXPECT(mb_check_bytes(buf, sizeof buf, 7, 101) > 4000); /* wrong offset */
         buf[1234] ^= 0x10;
         EXPECT_EQ_LL(mb_check_bytes(buf, sizeof buf, 7, 100), 1);
     }

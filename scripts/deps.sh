@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs what building and testing mpibench needs on a Debian-like system when run as root
+# (apt-get), or prints exactly what to install otherwise. Both MPI libraries are installed:
+# the tests run against each (MB_MPI=openmpi|mpich picks one).
+set -eu
+
+PACKAGES="cmake make gcc libc6-dev openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema"
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    for tool in cmake mpicc mpiexec python3; do
+        command -v "$tool" >/dev/null 2>&1 || {
+            echo "mpibench needs $tool: install CMake, an MPI library (Open MPI or MPICH)," \
+                 "Python 3 and its jsonschema module with your package manager." >&2
+            exit 1
+        }
+    done
+    exit 0
+fi
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086 # one word per package
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+else
+    echo "mpibench needs these packages; install them first (as root):" >&2
+    echo "  apt-get install$missing" >&2
+    exit 1
+fi
