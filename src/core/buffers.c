@@ -1,22 +1,23 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/buffers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 void *mb_buf_alloc(size_t bytes)
 {
-    void *p = NULL;
-
-    if (posix_memalign(&p, 4096, bytes ? bytes : 1) != 0)
-        return NULL;
-    return p;
+    void *p =
+        mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
 }
 
-void mb_buf_free(void *p)
+void mb_buf_free(void *p, size_t bytes)
 {
-    free(p);
+    if (p)
+        munmap(p, bytes ? bytes : 1);
 }
 
 static size_t align_up(size_t x, size_t a)

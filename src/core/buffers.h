@@ -6,9 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Page-aligned allocation; NULL on failure (callers decide collectively what to do). */
+/* Page-aligned allocation straight from the kernel (mmap), so that freeing a block returns
+ * its memory at once: malloc would keep up to tens of MB of freed large blocks resident and
+ * inflate the memory a run needs beyond the guide's Table 20. NULL on failure (callers
+ * decide collectively what to do). */
 void *mb_buf_alloc(size_t bytes);
-void mb_buf_free(void *p);
+void mb_buf_free(void *p, size_t bytes);
 
 /* Off-cache rotation (guide 5.1.2.4): consecutive iterations use disjoint buffers, each
  * starting at least 2 cache lines after the end of the previous one, and a buffer is reused
@@ -27,7 +30,8 @@ struct mb_slots mb_slots_for(size_t sbytes, size_t rbytes, unsigned long long ca
 /* Offset of the buffer used in iteration iter. */
 static inline size_t mb_slot_offset(size_t stride, size_t nslots, long iter)
 {
-    return (size_t)((unsigned long)iter % nslots) * stride;
+    /* Without off-cache there is one buffer: no division in the timed loop. */
+    return nslots == 1 ? 0 : (size_t)((unsigned long)iter % nslots) * stride;
 }
 
 /* Detects the last-level cache size and line size (sysfs, then sysconf); falls back to

@@ -2,113 +2,90 @@
 
 #include "core/error.h"
 
-#include <errno.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/time.h>
 #include <unistd.h>
 
-struct mb_watchdog {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    double seconds;
-    int armed;
-    int stop;
-    struct timespec deadline;
-    char prog[64];
-    char label[256];
-};
+/* The one piece of process-wide mutable state in mpibench: a signal handler can reach nothing
+ * else. It is written only while the timer is stopped, and read only by the handler. */
+static char alarm_message[512];
+static volatile sig_atomic_t alarm_length;
 
-static void *watch(void *arg)
+static void on_alarm(int sig)
 {
-    struct mb_watchdog *wd = arg;
-
-    pthread_mutex_lock(&wd->lock);
-    while (!wd->stop) {
-        int rc = wd->armed ? pthread_cond_timedwait(&wd->wake, &wd->lock, &wd->deadline)
-                           : pthread_cond_wait(&wd->wake, &wd->lock);
-        if (rc == ETIMEDOUT && wd->armed && !wd->stop) {
-            char msg[512];
-            int n = snprintf(msg, sizeof msg,
-                             "%s: timeout: %s did not finish within --timeout %g s; "
-                             "aborting the job\n",
-                             wd->prog, wd->label, wd->seconds);
-            if (n > 0 &&
-                write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
-                n = 0;
-            /* No stdio here: the main thread may hold stdout's lock; rows are flushed as
-             * they are written, so nothing is pending. */
-            _exit(mb_error_status(MB_ERR_TIMEOUT));
-        }
-    }
-    pthread_mutex_unlock(&wd->lock);
-    return NULL;
+    (void)sig;
+    if (write(STDERR_FILENO, alarm_message, (size_t)alarm_length) < 0)
+        alarm_length = 0;
+    _exit(mb_error_status(MB_ERR_TIMEOUT));
 }
+
+struct mb_watchdog {
+    double seconds;
+    char prog[64];
+    struct sigaction previous;
+};
 
 struct mb_watchdog *mb_watchdog_start(double seconds, const char *prog)
 {
     struct mb_watchdog *wd;
-    pthread_condattr_t attr;
+    struct sigaction sa;
 
     if (seconds <= 0)
         return NULL;
     wd = mb_xcalloc(1, sizeof *wd);
     wd->seconds = seconds;
     snprintf(wd->prog, sizeof wd->prog, "%s", prog);
-    pthread_mutex_init(&wd->lock, NULL);
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&wd->wake, &attr);
-    pthread_condattr_destroy(&attr);
-    if (pthread_create(&wd->thread, NULL, watch, wd) != 0)
-        mb_die("cannot start the --timeout watchdog thread");
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    if (sigaction(SIGALRM, &sa, &wd->previous) != 0)
+        mb_die("cannot install the --timeout watchdog");
     return wd;
+}
+
+static void set_timer(double seconds)
+{
+    struct itimerval t;
+
+    memset(&t, 0, sizeof t);
+    t.it_value.tv_sec = (time_t)seconds;
+    t.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+    if (seconds > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_usec == 0)
+        t.it_value.tv_usec = 1;
+    if (setitimer(ITIMER_REAL, &t, NULL) != 0)
+        mb_die("cannot set the --timeout timer");
 }
 
 void mb_watchdog_arm(struct mb_watchdog *wd, const char *label)
 {
-    double whole;
+    int n;
 
     if (!wd)
         return;
-    pthread_mutex_lock(&wd->lock);
-    snprintf(wd->label, sizeof wd->label, "%s", label);
-    clock_gettime(CLOCK_MONOTONIC, &wd->deadline);
-    whole = (double)(long)wd->seconds;
-    wd->deadline.tv_sec += (time_t)whole;
-    wd->deadline.tv_nsec += (long)((wd->seconds - whole) * 1e9);
-    if (wd->deadline.tv_nsec >= 1000000000L) {
-        wd->deadline.tv_sec++;
-        wd->deadline.tv_nsec -= 1000000000L;
-    }
-    wd->armed = 1;
-    pthread_cond_signal(&wd->wake);
-    pthread_mutex_unlock(&wd->lock);
+    set_timer(0); /* stopped while the message changes */
+    n = snprintf(alarm_message, sizeof alarm_message,
+                 "%s: timeout: %s did not finish within --timeout %g s; aborting the job\n",
+                 wd->prog, label, wd->seconds);
+    alarm_length =
+        (n < 0) ? 0 : (n < (int)sizeof alarm_message ? n : (int)sizeof alarm_message - 1);
+    set_timer(wd->seconds);
 }
 
 void mb_watchdog_disarm(struct mb_watchdog *wd)
 {
-    if (!wd)
-        return;
-    pthread_mutex_lock(&wd->lock);
-    wd->armed = 0;
-    pthread_cond_signal(&wd->wake);
-    pthread_mutex_unlock(&wd->lock);
+    if (wd)
+        set_timer(0);
 }
 
 void mb_watchdog_stop(struct mb_watchdog *wd)
 {
     if (!wd)
         return;
-    pthread_mutex_lock(&wd->lock);
-    wd->stop = 1;
-    pthread_cond_signal(&wd->wake);
-    pthread_mutex_unlock(&wd->lock);
-    pthread_join(wd->thread, NULL);
-    pthread_cond_destroy(&wd->wake);
-    pthread_mutex_destroy(&wd->lock);
+    set_timer(0);
+    sigaction(SIGALRM, &wd->previous, NULL);
     free(wd);
 }

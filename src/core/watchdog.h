@@ -2,9 +2,11 @@
  * label naming suite, benchmark, process count and message size; if the measurement is not
  * disarmed in time the job ends with that message and exit status 1.
  *
- * The watchdog is a helper thread that makes no MPI call (the process stays valid under
- * MPI_THREAD_FUNNELED): it writes the message and _exit(1)s, and the MPI launcher then
- * terminates the other ranks (both Open MPI's mpirun and MPICH's hydra do). */
+ * It is a SIGALRM interval timer, not a thread: a second thread would need
+ * MPI_Init_thread(MPI_THREAD_FUNNELED), which costs Open MPI 4.1 tens of nanoseconds per
+ * message (measured by bench/harness_figures.py) - more than the harness may add. The handler
+ * writes the prepared message and _exit(1)s; the launcher (Open MPI's mpirun, MPICH's hydra)
+ * then terminates the other ranks. Only rank 0 runs one. */
 #ifndef MB_WATCHDOG_H
 #define MB_WATCHDOG_H
 

@@ -218,7 +218,7 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
 
 /* Message-buffer regions large enough for every length that fits the cap, and the warm-up. */
 static int allocate(struct block_run *r, const long long *lens, size_t nlen, long long warm_x,
-                    char **sregion, char **rregion)
+                    char **sregion, char **rregion, size_t *sbytes, size_t *rbytes)
 {
     size_t smax = 0, rmax = 0;
     int ok;
@@ -235,6 +235,8 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     }
     *sregion = mb_buf_alloc(smax);
     *rregion = mb_buf_alloc(rmax);
+    *sbytes = smax;
+    *rbytes = rmax;
     ok = *sregion && *rregion;
     /* All or nobody: a process that could not allocate must not leave the others waiting. */
     MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->g.active));
@@ -257,6 +259,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     long long *lens = mb_xmalloc(mb_imb_max_lengths(&cfg->imb) * sizeof *lens);
     size_t nlen = mb_imb_lengths(b, &cfg->imb, lens);
     char *sregion, *rregion;
+    size_t sbytes, rbytes;
     int ok;
 
     r->blk = (struct mb_block){.suite = MB_IMB_SUITE,
@@ -278,7 +281,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .left = (r->g.group_rank + r->g.q - 1) % r->g.q,
                                 .right = (r->g.group_rank + 1) % r->g.q,
                                 .check = cfg->common.check};
-    ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion);
+    ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
     r->a.sbuf = sregion;
     r->a.rbuf = rregion;
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
@@ -308,8 +311,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     free(r->gathered);
     free(r->a.counts);
     free(r->a.displs);
-    mb_buf_free(sregion);
-    mb_buf_free(rregion);
+    mb_buf_free(sregion, sbytes);
+    mb_buf_free(rregion, rbytes);
     free(lens);
 }
 
