@@ -152,6 +152,15 @@ static const char *layout_name(enum mb_layout l)
     return names[l];
 }
 
+/* Result records use negative values for "not applicable"; JSON says null. */
+static void int_or_null(struct mb_jobj *o, const char *k, long long v)
+{
+    if (v >= 0)
+        mb_jobj_int(o, k, v);
+    else
+        mb_jobj_null(o, k);
+}
+
 void mb_json_row(FILE *f, const struct mb_result *r)
 {
     const struct mb_block *b = r->block;
@@ -167,32 +176,20 @@ void mb_json_row(FILE *f, const struct mb_result *r)
     mb_jobj_str(&o, "layout", layout_name(b->layout));
     mb_jobj_int(&o, "processes", b->q);
     mb_jobj_int(&o, "groups", b->ngroups);
-    if (r->group >= 0)
-        mb_jobj_int(&o, "group", r->group);
-    else
-        mb_jobj_null(&o, "group");
+    int_or_null(&o, "group", r->group);
     mb_jobj_int(&o, "idle", b->idle);
-    if (r->bytes >= 0)
-        mb_jobj_int(&o, "bytes", r->bytes);
-    else
-        mb_jobj_null(&o, "bytes");
+    int_or_null(&o, "bytes", r->bytes);
     mb_jobj_str(&o, "status", mb_row_status_name(r->status));
     if (r->status == MB_ROW_OK) {
         mb_jobj_int(&o, "repetitions", r->reps);
         mb_jobj_num(&o, "t_min_usec", r->t_min);
         mb_jobj_num(&o, "t_max_usec", r->t_max);
         mb_jobj_num(&o, "t_avg_usec", r->t_avg);
-        if (r->mbytes_per_sec >= 0)
-            mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec);
-        else
-            mb_jobj_null(&o, "mbytes_per_sec");
+        mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
     }
     if (r->status == MB_ROW_SKIP_MEMORY)
         mb_jobj_num(&o, "needed_gb", r->needed_gb);
-    if (r->defects >= 0)
-        mb_jobj_int(&o, "defects", r->defects);
-    else
-        mb_jobj_null(&o, "defects");
+    int_or_null(&o, "defects", r->defects);
     mb_jobj_int(&o, "buffer_bytes", (long long)b->mem_bytes);
     mb_jobj_write(&o, f);
 }
