@@ -187,18 +187,25 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
     free(times);
 }
 
+/* A length that is not run: one row, or one per group with -multi 1 (as IMB prints them). */
 static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
                      struct mb_imb_tally *tally)
 {
-    struct mb_result row = {.block = &r->blk,
-                            .group = -1,
-                            .bytes = x,
-                            .defects = -1,
-                            .status = why,
-                            .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
+    const int rows = r->blk.multi == 1 ? r->g.ngroups : 1;
 
-    if (r->ctx->rank == 0)
+    if (r->ctx->rank != 0)
+        return;
+    if (r->blk.multi == 1)
+        mb_printf(&r->ctx->out, "\n");
+    for (int g = 0; g < rows; g++) {
+        struct mb_result row = {.block = &r->blk,
+                                .group = r->blk.multi == 1 ? g : -1,
+                                .bytes = x,
+                                .defects = -1,
+                                .status = why,
+                                .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
         emit(r, &row, tally);
+    }
 }
 
 static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally)
