@@ -43,6 +43,13 @@ struct mb_suite {
     int (*run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
 };
 
+/* The suite table (suite.c): count, entry, index of a subcommand or original name (-1 if
+ * none), and the option rows of a suite followed by the common ones. */
+size_t mb_suite_count(void);
+const struct mb_suite *mb_suite_at(size_t i);
+int mb_suite_find(const char *word, int by_legacy);
+size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[2]);
+
 /* Option rows accepted by every suite (--json, --check, --timeout, ...). */
 extern const struct mb_option mb_common_options[];
 extern const size_t mb_n_common_options;

@@ -1,0 +1,259 @@
+/* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
+ * the outcome, output files, then the suite (ARCHITECTURE properties 8 and 10). */
+#include "core/error.h"
+#include "core/suite.h"
+#include "mb_version.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- dispatch ---------------------------------------------------------------------- */
+
+static void toplevel_usage(FILE *out)
+{
+    fprintf(out, "Usage: mpirun -np N mpibench <suite> [options]\n"
+                 "   or: mpirun -np N <original name> [options]\n\nSuites:\n");
+    for (size_t i = 0; i < mb_suite_count(); i++) {
+        const struct mb_suite *s = mb_suite_at(i);
+        fprintf(out, "  %-16s %-10s %s%s\n", s->name, s->legacy ? s->legacy : "", s->title,
+                s->run ? "" : " (not implemented yet)");
+    }
+    fprintf(out, "\n'mpibench <suite> --help' describes a suite's options.\n");
+}
+
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    char *s;
+
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = mb_xmalloc(len);
+    s[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+enum { TOP_RUN, TOP_HELP, TOP_VERSION };
+
+/* Rank 0: which suite argv asks for; *first = index of its first argument. */
+static int dispatch(int argc, char **argv, int *suite, int *first, int *top, struct mb_config *cfg,
+                    struct mb_error *err)
+{
+    const char *prog = mb_basename(argc > 0 ? argv[0] : "mpibench");
+
+    *top = TOP_RUN;
+    *first = 1;
+    *suite = mb_suite_find(prog, 1);
+    if (*suite >= 0) {
+        cfg->prog = mb_xstrdup(prog);
+        return 0;
+    }
+    cfg->prog = mb_xstrdup("mpibench");
+    if (argc < 2)
+        return mb_usage(err, "no suite given; try 'mpibench --help'");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        *top = TOP_HELP;
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        *top = TOP_VERSION;
+        return 0;
+    }
+    *suite = mb_suite_find(argv[1], 0);
+    if (*suite < 0)
+        return mb_usage(err, "unknown suite '%s'; try 'mpibench --help'", argv[1]);
+    *first = 2;
+    return 0;
+}
+
+/* ---- outputs ------------------------------------------------------------------------ */
+
+struct outputs {
+    FILE *text_copy, *json;
+    char *text_path, *json_path;
+    int made_dir;
+};
+
+static char *path_join(const char *dir, const char *name)
+{
+    char *p = mb_xmalloc(strlen(dir) + strlen(name) + 2);
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static void outputs_discard(struct outputs *o, const char *dir)
+{
+    if (o->text_copy) {
+        fclose(o->text_copy);
+        unlink(o->text_path);
+    }
+    if (o->json) {
+        fclose(o->json);
+        unlink(o->json_path);
+    }
+    if (o->made_dir)
+        rmdir(dir);
+    free(o->text_path);
+    free(o->json_path);
+    memset(o, 0, sizeof *o);
+}
+
+/* Rank 0, after validation: create the output files. Nothing exists before this point, and
+ * on failure nothing is left behind. */
+static int outputs_open(struct outputs *o, const struct mb_config *cfg, const char *base,
+                        struct mb_error *err)
+{
+    const char *dir = cfg->common.output_dir;
+
+    memset(o, 0, sizeof *o);
+    if (dir) {
+        char name[128];
+        if (mkdir(dir, 0777) == 0)
+            o->made_dir = 1;
+        else if (errno != EEXIST)
+            return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
+        snprintf(name, sizeof name, "%s.txt", base);
+        o->text_path = path_join(dir, name);
+        o->text_copy = fopen(o->text_path, "w");
+        if (!o->text_copy) {
+            mb_usage(err, "cannot write '%s': %s", o->text_path, strerror(errno));
+            outputs_discard(o, dir);
+            return 2;
+        }
+        if (!cfg->common.json_path) {
+            snprintf(name, sizeof name, "%s.jsonl", base);
+            o->json_path = path_join(dir, name);
+        }
+    }
+    if (cfg->common.json_path)
+        o->json_path = mb_xstrdup(cfg->common.json_path);
+    if (o->json_path) {
+        o->json = fopen(o->json_path, "w");
+        if (!o->json) {
+            mb_usage(err, "cannot write --json file '%s': %s", o->json_path, strerror(errno));
+            outputs_discard(o, dir);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
+{
+    struct mb_option_set sets[2];
+    size_t n = mb_suite_option_sets(s, sets);
+
+    fprintf(out, "Usage: mpirun -np N %s [options]%s\n%s (mpibench %s)\n\n", prog,
+            s->positional ? " [benchmark ...]" : "", s->title, MB_VERSION);
+    if (s->usage)
+        s->usage(out);
+    fprintf(out, "Options:\n");
+    mb_options_help(sets, n, out);
+}
+
+/* ---- the entry point ---------------------------------------------------------------- */
+
+int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
+{
+    struct mb_ctx ctx;
+    struct mb_config cfg;
+    struct mb_error err = {MB_ERR_NONE, ""};
+    struct mb_provenance prov;
+    struct outputs outs = {0};
+    int info[3] = {-1, 1, TOP_RUN}; /* suite, first argument, top-level request */
+    int status;
+
+    memset(&ctx, 0, sizeof ctx);
+    mb_config_defaults(&cfg);
+    MB_MPI(MPI_Comm_dup(comm, &ctx.world));
+    MB_MPI(MPI_Comm_set_errhandler(ctx.world, MPI_ERRORS_RETURN));
+    MB_MPI(MPI_Comm_rank(ctx.world, &ctx.rank));
+    MB_MPI(MPI_Comm_size(ctx.world, &ctx.size));
+    cfg.nprocs = ctx.size;
+
+    /* Only rank 0 reads the command line (SPEC §0); the others learn the outcome. */
+    if (ctx.rank == 0)
+        dispatch(argc, argv, &info[0], &info[1], &info[2], &cfg, &err);
+    status = mb_agree(&err, ctx.rank == 0 ? cfg.prog : "", ctx.world);
+    if (status == 0)
+        MB_MPI(MPI_Bcast(info, 3, MPI_INT, 0, ctx.world));
+    if (status == 0 && info[2] != TOP_RUN) {
+        if (ctx.rank == 0 && info[2] == TOP_HELP)
+            toplevel_usage(out);
+        else if (ctx.rank == 0)
+            fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+        goto done;
+    }
+    if (status == 0 && !mb_suite_at((size_t)info[0])->run) {
+        if (ctx.rank == 0)
+            mb_usage(&err, "suite '%s' (%s) is not implemented yet",
+                     mb_suite_at((size_t)info[0])->name, cfg.prog);
+        status = mb_agree(&err, cfg.prog, ctx.world);
+    }
+    if (status != 0)
+        goto done;
+
+    ctx.suite = mb_suite_at((size_t)info[0]);
+    mb_provenance_gather(&prov, ctx.world);
+    ctx.prov = &prov;
+    if (ctx.rank == 0) {
+        struct mb_option_set sets[2];
+        size_t nsets = mb_suite_option_sets(ctx.suite, sets);
+        const char *base = ctx.suite->legacy ? ctx.suite->legacy : ctx.suite->name;
+        cfg.suite = info[0];
+        cfg.cmdline = join_args(argc, argv);
+        if (mb_options_parse(sets, nsets, ctx.suite->positional, argc, argv, info[1], &cfg, &err) ==
+                0 &&
+            !cfg.common.help && !cfg.common.version) {
+            if (cfg.common.selftest)
+                cfg.common.check = 1;
+            if (ctx.suite->validate(&cfg, &prov, &err) == 0)
+                outputs_open(&outs, &cfg, base, &err);
+        }
+    }
+    status = mb_agree(&err, cfg.prog, ctx.world);
+    if (status != 0)
+        goto free_prov;
+    mb_config_bcast(&cfg, ctx.world);
+    if (cfg.common.help || cfg.common.version) {
+        if (ctx.rank == 0 && cfg.common.help)
+            print_help(ctx.suite, cfg.prog, out);
+        else if (ctx.rank == 0)
+            fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+        goto free_prov;
+    }
+
+    if (ctx.rank == 0) {
+        if (!cfg.common.quiet)
+            ctx.out.f[ctx.out.n++] = out;
+        if (outs.text_copy)
+            ctx.out.f[ctx.out.n++] = outs.text_copy;
+        ctx.json = outs.json;
+        ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog);
+    }
+    mb_json_header(&ctx, &cfg);
+    status = cfg.common.dry_run ? ctx.suite->dry_run(&ctx, &cfg) : ctx.suite->run(&ctx, &cfg);
+    mb_watchdog_stop(ctx.wd);
+    if (outs.text_copy)
+        fclose(outs.text_copy);
+    if (outs.json)
+        fclose(outs.json);
+    free(outs.text_path);
+    free(outs.json_path);
+
+free_prov:
+    mb_provenance_free(&prov);
+done:
+    mb_config_free(&cfg);
+    fflush(out);
+    MB_MPI(MPI_Comm_free(&ctx.world));
+    return status;
+}
