@@ -159,6 +159,29 @@ static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
     mb_options_help(sets, n, out);
 }
 
+static void print_version(FILE *out)
+{
+    fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+}
+
+/* Rank 0: parse the suite's command line, validate it and create the output files. */
+static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first,
+                      struct mb_config *cfg, struct outputs *outs, struct mb_error *err)
+{
+    struct mb_option_set sets[2];
+    size_t nsets = mb_suite_option_sets(ctx->suite, sets);
+    const char *base = ctx->suite->legacy ? ctx->suite->legacy : ctx->suite->name;
+
+    cfg->cmdline = join_args(argc, argv);
+    if (mb_options_parse(sets, nsets, ctx->suite->positional, argc, argv, first, cfg, err) != 0 ||
+        cfg->common.help || cfg->common.version)
+        return;
+    if (cfg->common.selftest)
+        cfg->common.check = 1;
+    if (ctx->suite->validate(cfg, ctx->prov, err) == 0)
+        outputs_open(outs, cfg, base, err);
+}
+
 /* ---- the entry point ---------------------------------------------------------------- */
 
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
@@ -189,7 +212,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         if (ctx.rank == 0 && info[2] == TOP_HELP)
             toplevel_usage(out);
         else if (ctx.rank == 0)
-            fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+            print_version(out);
         goto done;
     }
     if (status == 0 && !mb_suite_at((size_t)info[0])->run) {
@@ -204,21 +227,9 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     ctx.suite = mb_suite_at((size_t)info[0]);
     mb_provenance_gather(&prov, ctx.world);
     ctx.prov = &prov;
-    if (ctx.rank == 0) {
-        struct mb_option_set sets[2];
-        size_t nsets = mb_suite_option_sets(ctx.suite, sets);
-        const char *base = ctx.suite->legacy ? ctx.suite->legacy : ctx.suite->name;
-        cfg.suite = info[0];
-        cfg.cmdline = join_args(argc, argv);
-        if (mb_options_parse(sets, nsets, ctx.suite->positional, argc, argv, info[1], &cfg, &err) ==
-                0 &&
-            !cfg.common.help && !cfg.common.version) {
-            if (cfg.common.selftest)
-                cfg.common.check = 1;
-            if (ctx.suite->validate(&cfg, &prov, &err) == 0)
-                outputs_open(&outs, &cfg, base, &err);
-        }
-    }
+    cfg.suite = info[0];
+    if (ctx.rank == 0)
+        configure(&ctx, argc, argv, info[1], &cfg, &outs, &err);
     status = mb_agree(&err, cfg.prog, ctx.world);
     if (status != 0)
         goto free_prov;
@@ -227,7 +238,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         if (ctx.rank == 0 && cfg.common.help)
             print_help(ctx.suite, cfg.prog, out);
         else if (ctx.rank == 0)
-            fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+            print_version(out);
         goto free_prov;
     }
 
