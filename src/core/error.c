@@ -102,6 +102,14 @@ void *mb_xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *mb_xrealloc(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q)
+        mb_die("out of memory allocating %zu bytes", bytes);
+    return q;
+}
+
 char *mb_xstrdup(const char *s)
 {
     size_t len = strlen(s) + 1;

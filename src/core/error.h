@@ -55,6 +55,7 @@ void mb_mpi_check(int rc, const char *what, const char *file, int line);
 /* malloc that aborts the job on failure (for small, bounded bookkeeping allocations). */
 void *mb_xmalloc(size_t bytes);
 void *mb_xcalloc(size_t n, size_t size);
+void *mb_xrealloc(void *p, size_t bytes);
 char *mb_xstrdup(const char *s);
 
 #endif

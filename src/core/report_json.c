@@ -13,9 +13,7 @@ static void append(struct mb_jobj *o, const char *s, size_t n)
         size_t cap = o->cap ? o->cap : 256;
         while (cap < o->len + n + 1)
             cap *= 2;
-        o->buf = realloc(o->buf, cap);
-        if (!o->buf)
-            mb_die("out of memory building a JSON record");
+        o->buf = mb_xrealloc(o->buf, cap);
         o->cap = cap;
     }
     memcpy(o->buf + o->len, s, n);

@@ -34,9 +34,7 @@ static int select_name(struct mb_config *cfg, const char *name, struct mb_error 
     for (size_t i = 0; i < c->n_selected; i++)
         if (c->selected[i] == sel)
             return 0; /* named twice: run once */
-    c->selected = realloc(c->selected, (c->n_selected + 1) * sizeof *c->selected);
-    if (!c->selected)
-        mb_die("out of memory");
+    c->selected = mb_xrealloc(c->selected, (c->n_selected + 1) * sizeof *c->selected);
     c->selected[c->n_selected++] = sel;
     return 0;
 }
@@ -47,10 +45,6 @@ int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *e
     char *copy = mb_xstrdup(arg), *save = NULL;
     int rc = 0;
 
-    if (!strchr(arg, ',')) {
-        free(copy);
-        return select_name(cfg, arg, err);
-    }
     for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
         rc = select_name(cfg, tok, err);
     free(copy);
@@ -85,9 +79,7 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
     if (v > INT_MAX)
         return mb_usage(err, "message length %lld exceeds the largest supported length (%d bytes)",
                         v, INT_MAX);
-    c->lengths = realloc(c->lengths, (c->n_lengths + 1) * sizeof *c->lengths);
-    if (!c->lengths)
-        mb_die("out of memory");
+    c->lengths = mb_xrealloc(c->lengths, (c->n_lengths + 1) * sizeof *c->lengths);
     c->lengths[c->n_lengths++] = v;
     return 0;
 }
