@@ -180,7 +180,10 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
             char left[96];
             snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
                      o->alias ? o->alias : "", o->metavar ? " " : "", o->metavar ? o->metavar : "");
-            fprintf(out, "  %-34s %s\n", left, o->help);
+            if (strlen(left) > 34) /* long metavars get a line of their own */
+                fprintf(out, "  %s\n  %-34s %s\n", left, "", o->help);
+            else
+                fprintf(out, "  %-34s %s\n", left, o->help);
         }
 }
 

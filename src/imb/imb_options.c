@@ -299,7 +299,7 @@ void mb_imb_usage(FILE *out)
     fprintf(out, "Benchmarks (case-insensitive; default: all, in this order; \"Multi-<name>\" runs "
                  "the Multi- version):\n ");
     for (size_t i = 0; i < mb_imb_n_benchmarks; i++)
-        fprintf(out, " %s", mb_imb_benchmarks[i].name);
+        fprintf(out, " %s%s", mb_imb_benchmarks[i].name, i == 8 ? "\n " : "");
     fprintf(out, "\n\nExamples (IMB guide 5.1.2):\n"
                  "  mpirun -np 10 IMB-MPI1 PingPing Reduce\n"
                  "  mpirun -np 2 IMB-MPI1 pingpong -off_cache -1\n"
