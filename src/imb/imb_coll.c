@@ -9,8 +9,8 @@ static int root_of(const struct mb_imb_args *a, long iter)
     return (int)(iter % a->size);
 }
 
-/* Defects in a receive buffer made of one X-byte block from every rank p, each holding
- * p's pattern starting at index first_of_block(p) = first * X. */
+/* Defects in a receive buffer made of one X-byte block from every rank p, each a copy of
+ * block first_block of p's send buffer (0 for gathers, the receiver's rank for Alltoall). */
 static size_t check_blocks(const struct mb_imb_args *a, const char *r, size_t first_block)
 {
     size_t bad = 0;

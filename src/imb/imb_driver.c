@@ -233,7 +233,7 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     for (size_t k = 0; k <= nlen; k++) {
         struct mb_imb_demand d = mb_imb_demand(r->b, k < nlen ? lens[k] : warm_x, r->g.q,
                                                &r->cfg->imb, r->cfg->common.check);
-        if (d.int_overflow || d.sregion + d.rregion > r->cfg->imb.mem_cap)
+        if (!mb_imb_runnable(&d, &r->cfg->imb))
             continue;
         if (d.sregion > smax)
             smax = d.sregion;
@@ -310,7 +310,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         set_length(r, lens[k]);
         if (r->d.int_overflow)
             skip_row(r, lens[k], MB_ROW_SKIP_INT, tally);
-        else if (!ok || r->d.sregion + r->d.rregion > cfg->imb.mem_cap)
+        else if (!ok || !mb_imb_runnable(&r->d, &cfg->imb))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
             measure(r, lens[k], tally);

@@ -149,7 +149,7 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         n = mb_imb_lengths(b, &cfg->imb, lens);
         for (size_t k = 0; k < n; k++) {
             struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, &cfg->imb, cfg->common.check);
-            if (d.sregion + d.rregion <= cfg->imb.mem_cap && d.sregion + d.rregion > most)
+            if (mb_imb_runnable(&d, &cfg->imb) && d.sregion + d.rregion > most)
                 most = d.sregion + d.rregion;
         }
         mb_printf(

@@ -53,6 +53,13 @@ struct mb_imb_demand {
 struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
                                    const struct mb_imb_config *c, int check);
 
+/* Whether a length with this demand is run: its counts fit an int and its buffers fit the
+ * -mem cap (guide 5.1.2.7). Otherwise its row says why it was skipped. */
+static inline int mb_imb_runnable(const struct mb_imb_demand *d, const struct mb_imb_config *c)
+{
+    return !d->int_overflow && d->sregion + d->rregion <= c->mem_cap;
+}
+
 /* Builds the plan (all ranks, deterministic from the configuration). */
 void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg);
 void mb_imb_plan_free(struct mb_imb_plan *p);
