@@ -23,6 +23,7 @@ void mb_config_free(struct mb_config *cfg)
     free(cfg->imb.input_file);
     free(cfg->imb.lengths);
     free(cfg->imb.selected);
+    free(cfg->beff.prefix);
     memset(cfg, 0, sizeof *cfg);
 }
 
@@ -65,6 +66,7 @@ void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm)
     bcast_string(&cfg->imb.input_file, comm, rank);
     bcast_block((void **)&cfg->imb.lengths, cfg->imb.n_lengths * sizeof *cfg->imb.lengths, comm,
                 rank);
+    bcast_string(&cfg->beff.prefix, comm, rank);
     bcast_block((void **)&cfg->imb.selected, cfg->imb.n_selected * sizeof *cfg->imb.selected, comm,
                 rank);
 }

@@ -46,6 +46,20 @@ struct mb_imb_config {
     unsigned long long mem_cap;     /* message-buffer cap per process in bytes */
 };
 
+/* b_eff settings (SPEC §5, beff.md A8). Zero means "the standard value" until validation. */
+enum mb_beff_profile { MB_BEFF_PAPER = 0, MB_BEFF_V36 = 1 };
+struct mb_beff_config {
+    char *prefix;          /* -f: protocol file prefix (resolved: never NULL after validation) */
+    double ymin, ymax;     /* -yrange min:max for the gnuplot script */
+    long memory_mb;        /* --memory MB per process (resolved from the node if not given) */
+    long random;           /* --random N random rings entering b_eff */
+    long long seed;        /* --seed S for the random rings (resolved: time-based if not given) */
+    int seed_given;        /* 1 if --seed was on the command line */
+    int profile;           /* --profile: enum mb_beff_profile */
+    long repetitions;      /* --repetitions N */
+    long max_looplength;   /* --max-looplength N: loop length of the shortest message */
+};
+
 struct mb_config {
     int suite;     /* index into the suite table */
     char *prog;    /* the name messages are prefixed with, e.g. "IMB-MPI1" */
@@ -53,6 +67,7 @@ struct mb_config {
     int nprocs;    /* processes started */
     struct mb_common_config common;
     struct mb_imb_config imb;
+    struct mb_beff_config beff;
 };
 
 void mb_config_defaults(struct mb_config *cfg);

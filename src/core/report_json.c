@@ -130,6 +130,23 @@ void mb_jarray_ints(struct mb_jobj *o, const char *k, const int *v, size_t n)
     append(o, "]", 1);
 }
 
+void mb_jarray_nums(struct mb_jobj *o, const char *k, const double *v, size_t n, size_t stride,
+                    double scale)
+{
+    key(o, k);
+    append(o, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        const double x = v[i * stride] * scale;
+        if (i)
+            append(o, ",", 1);
+        if (isfinite(x))
+            appendf(o, "%.17g", x);
+        else
+            append(o, "null", 4);
+    }
+    append(o, "]", 1);
+}
+
 void mb_jobj_write(struct mb_jobj *o, FILE *f)
 {
     append(o, "}\n", 2);

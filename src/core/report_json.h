@@ -27,6 +27,9 @@ void mb_jobj_null(struct mb_jobj *o, const char *key);
 void mb_jobj_raw(struct mb_jobj *o, const char *key, const char *json);
 /* Builds a JSON array of ints. */
 void mb_jarray_ints(struct mb_jobj *o, const char *key, const int *v, size_t n);
+/* Builds a JSON array of v[0], v[stride], ... (n values) times scale; non-finite -> null. */
+void mb_jarray_nums(struct mb_jobj *o, const char *key, const double *v, size_t n, size_t stride,
+                    double scale);
 /* Finishes the object and hands its text to the caller (free it). */
 char *mb_jobj_take(struct mb_jobj *o);
 /* Finishes the object, writes it as one line to f (if not NULL), flushes, frees it. */

@@ -9,14 +9,13 @@
 /* The suites implemented elsewhere; each is one row below. */
 extern const struct mb_suite mb_suite_imb_mpi1;
 extern const struct mb_suite mb_suite_run;
+extern const struct mb_suite mb_suite_beff;
 
 /* Suites not built yet answer "not implemented yet" (run == NULL). */
 static const struct mb_suite suite_imb_ext = {
     .name = "imb-ext", .legacy = "IMB-EXT", .title = "IMB-EXT one-sided communication"};
 static const struct mb_suite suite_imb_io = {
     .name = "imb-io", .legacy = "IMB-IO", .title = "IMB-IO MPI-IO benchmarks"};
-static const struct mb_suite suite_beff = {
-    .name = "beff", .legacy = "b_eff", .title = "b_eff effective communication bandwidth"};
 static const struct mb_suite suite_beffio = {
     .name = "beffio", .legacy = "b_eff_io", .title = "b_eff_io effective I/O bandwidth"};
 static const struct mb_suite suite_com = {
@@ -32,7 +31,7 @@ static const struct mb_suite suite_globalop = {
 
 static const struct mb_suite *const suites[] = {
     &mb_suite_run, &mb_suite_imb_mpi1, &suite_imb_ext,  &suite_imb_io,
-    &suite_beff,   &suite_beffio,      &suite_com,      &suite_laten,
+    &mb_suite_beff,   &suite_beffio,      &suite_com,      &suite_laten,
     &suite_rma,    &suite_allred,      &suite_globalop,
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };

@@ -1,0 +1,185 @@
+/* b_eff's command line: the original's -f and -yrange (beff.md A8, with quirk Q9 fixed: a
+ * proper parser) and SPEC §5's options. Only rank 0 runs this code. */
+#include "beff/beff_options.h"
+
+#include "beff/beff.h"
+#include "core/error.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BEFF(field) offsetof(struct mb_config, beff.field)
+
+static int parse_yrange(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    const char *colon = strchr(value, ':'), *why = NULL;
+    char lo[64];
+    double a, b;
+
+    if (!colon || (size_t)(colon - value) >= sizeof lo)
+        return mb_usage(err, "invalid value '%s' for -yrange: expected <min>:<max>", value);
+    memcpy(lo, value, (size_t)(colon - value));
+    lo[colon - value] = '\0';
+    if (mb_parse_double(lo, 1e-300, 1e300, &a, &why) != 0 ||
+        mb_parse_double(colon + 1, 1e-300, 1e300, &b, &why) != 0)
+        return mb_usage(err, "invalid value '%s' for -yrange: %s (both ends must be positive "
+                             "numbers for the logarithmic axis)",
+                        value, why);
+    if (!(a < b))
+        return mb_usage(err, "invalid value '%s' for -yrange: min must be below max", value);
+    cfg->beff.ymin = a;
+    cfg->beff.ymax = b;
+    return 0;
+}
+
+static void show_yrange(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%g:%g", cfg->beff.ymin, cfg->beff.ymax);
+}
+
+static int parse_seed(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    const char *why = NULL;
+    long long v;
+
+    if (mb_parse_long(value, 0, 4294967295LL, &v, &why) != 0)
+        return mb_usage(err, "invalid value '%s' for --seed: %s (0 ... 4294967295)", value, why);
+    cfg->beff.seed = v;
+    cfg->beff.seed_given = 1;
+    return 0;
+}
+
+static void show_seed(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%lld%s", cfg->beff.seed, cfg->beff.seed_given ? "" : " (from the clock)");
+}
+
+static int parse_profile(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "paper") == 0)
+        cfg->beff.profile = MB_BEFF_PAPER;
+    else if (strcmp(value, "3.6") == 0)
+        cfg->beff.profile = MB_BEFF_V36;
+    else
+        return mb_usage(err, "invalid value '%s' for --profile: expected 'paper' or '3.6'", value);
+    return 0;
+}
+
+static void show_profile(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", cfg->beff.profile == MB_BEFF_V36
+                                 ? "3.6 (0.5 s per size and method, 60 s rule)"
+                                 : "paper (loops of 2.5-5 ms, 300 for the shortest message)");
+}
+
+static void show_memory(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld MB per process (L_max = %lld bytes)", cfg->beff.memory_mb,
+             mb_beff_lmax(cfg->beff.memory_mb));
+}
+
+static const struct mb_option rows[] = {
+    {"-f", NULL, MB_OPT_STRING, BEFF(prefix), 0, 0, "PREFIX",
+     "protocol files PREFIX.prot .short .sum .plot .gps (default b_eff, or DIR/b_eff with "
+     "--output-dir)",
+     NULL, NULL},
+    {"-yrange", NULL, MB_OPT_CUSTOM, 0, 0, 0, "MIN:MAX",
+     "y range of the gnuplot script (default 0.01:10000)", parse_yrange, show_yrange},
+    {"--memory", NULL, MB_OPT_LONG, BEFF(memory_mb), 1, 1L << 40, "MB",
+     "memory per process in MiB; L_max = min(128 MB, memory/128) (default: node memory / "
+     "processes on the node)",
+     NULL, show_memory},
+    {"--random", NULL, MB_OPT_LONG, BEFF(random), 1, 10000, "N",
+     "random ring patterns entering b_eff (default 30)", NULL, NULL},
+    {"--seed", NULL, MB_OPT_CUSTOM, 0, 0, 0, "S",
+     "seed of the random rings (default: from the clock; printed either way)", parse_seed,
+     show_seed},
+    {"--profile", NULL, MB_OPT_CUSTOM, 0, 0, 0, "paper|3.6",
+     "loop-length rules: the papers' (default) or b_eff 3.6's", parse_profile, show_profile},
+    {"--repetitions", NULL, MB_OPT_LONG, BEFF(repetitions), 1, 20, "N",
+     "repetitions of the whole sweep (default 3)", NULL, NULL},
+    {"--max-looplength", NULL, MB_OPT_LONG, BEFF(max_looplength), 1, 1000000, "N",
+     "loop length of the shortest message, the upper bound of the loop length (default 300)",
+     NULL, NULL},
+    {"-help", NULL, MB_OPT_FLAG, offsetof(struct mb_config, common.help), 0, 0, NULL,
+     "same as --help", NULL, NULL},
+};
+
+const struct mb_option_set mb_beff_option_set = {rows, sizeof rows / sizeof rows[0]};
+
+/* The directory part of a path prefix ("." when there is none). */
+static void dir_of(const char *prefix, char *dir, size_t len)
+{
+    const char *slash = strrchr(prefix, '/');
+
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == prefix)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
+}
+
+int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
+{
+    struct mb_beff_config *b = &cfg->beff;
+    const unsigned long long avail = prov->mem_per_proc;
+    double need;
+    char dir[4096];
+
+    if (b->ymin == 0 && b->ymax == 0) {
+        b->ymin = MB_BEFF_YMIN;
+        b->ymax = MB_BEFF_YMAX;
+    }
+    if (b->random == 0)
+        b->random = MB_BEFF_RANDOM;
+    if (b->repetitions == 0)
+        b->repetitions = MB_BEFF_REPS;
+    if (b->max_looplength == 0)
+        b->max_looplength = MB_BEFF_LOOP_MAX;
+    if (!b->seed_given)
+        b->seed = (long long)(((unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16)) &
+                              0xFFFFFFFFULL);
+    if (b->memory_mb == 0) {
+        /* SPEC §5: memory per processor = node memory / processes on the node. */
+        b->memory_mb = (long)(avail / (1024 * 1024));
+        if (b->memory_mb < 1)
+            return mb_usage(err, "cannot detect the memory per process; give it with --memory MB");
+    }
+    need = 2.0 * (double)mb_beff_buffer_bytes(b->memory_mb);
+    if (avail > 0 && need > (double)avail)
+        return mb_usage(err,
+                        "--memory %ld MB needs send and receive buffers of %.1f MB per process "
+                        "(2 x 6 x (L_max + 16) bytes), but this node has %.1f MB per process",
+                        b->memory_mb, need / 1048576.0, (double)avail / 1048576.0);
+    if (!b->prefix) {
+        const char *dirpart = cfg->common.output_dir;
+        b->prefix = mb_xmalloc((dirpart ? strlen(dirpart) : 0) + 8);
+        sprintf(b->prefix, "%s%sb_eff", dirpart ? dirpart : "", dirpart ? "/" : "");
+        if (dirpart)
+            return 0; /* the run creates DIR */
+    }
+    if (b->prefix[0] == '\0' || b->prefix[strlen(b->prefix) - 1] == '/')
+        return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", b->prefix);
+    dir_of(b->prefix, dir, sizeof dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return mb_usage(err, "cannot write the protocol files '%s.prot' ...: directory '%s': %s",
+                        b->prefix, dir, strerror(errno));
+    return 0;
+}
+
+void mb_beff_usage(FILE *out)
+{
+    fprintf(out,
+            "Measures the effective communication bandwidth b_eff (SPEC §5): 21 message lengths "
+            "from\n1 byte to L_max, 6 ring and 30 random ring patterns (plus patterns only "
+            "reported), three\nmethods (MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv+Isend+Waitall), "
+            "3 repetitions.\nb_eff = logavg(logavg_rings(avg_L(max_mthd(max_rep b))), "
+            "logavg_random(...)).\nWrites a summary to stdout and the protocol files "
+            "PREFIX.prot, .short, .sum, .plot, .gps.\n\n");
+}

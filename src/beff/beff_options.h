@@ -1,0 +1,15 @@
+/* b_eff's command line (beff.md A8, SPEC §5). */
+#ifndef MB_BEFF_OPTIONS_H
+#define MB_BEFF_OPTIONS_H
+
+#include "core/options.h"
+#include "core/provenance.h"
+
+#include <stdio.h>
+
+extern const struct mb_option_set mb_beff_option_set;
+
+int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
+void mb_beff_usage(FILE *out);
+
+#endif

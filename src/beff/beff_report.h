@@ -1,0 +1,58 @@
+/* b_eff output (beff.md A7): the stdout summary, the protocol files and the JSON records,
+ * all rendered from the same data (struct mb_beff_data and its analysis). Rank 0 only. */
+#ifndef MB_BEFF_REPORT_H
+#define MB_BEFF_REPORT_H
+
+#include "beff/beff.h"
+#include "core/provenance.h"
+#include "core/report_text.h"
+
+struct mb_ctx;
+
+/* What every printer needs. */
+struct mb_beff_report {
+    const struct mb_config *cfg;
+    const struct mb_provenance *prov;
+    const struct mb_beff_patterns *set;
+    const struct mb_beff_data *d;
+    const struct mb_beff_analysis *a;
+    int nprocs;
+    double wall; /* seconds from the start of the run to the report */
+};
+
+/* The protocol files <prefix>.prot .short .sum .plot .gps (A7). */
+enum { MB_BEFF_PROT, MB_BEFF_SHORT, MB_BEFF_SUM, MB_BEFF_PLOT, MB_BEFF_GPS, MB_BEFF_NFILES };
+extern const char *const mb_beff_file_ext[MB_BEFF_NFILES];
+struct mb_beff_files {
+    FILE *f[MB_BEFF_NFILES];
+    char *path[MB_BEFF_NFILES];
+};
+/* Creates all five files (0), or removes what it created and returns -1 with errno kept
+ * and the path that could not be created in failed. */
+int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, char *failed, size_t len);
+void mb_beff_files_close(struct mb_beff_files *fs);
+void mb_beff_files_remove(struct mb_beff_files *fs);
+
+/* Progress on stdout while measuring: one line per repetition and message length. */
+void mb_beff_progress_head(const struct mb_ctx *ctx);
+void mb_beff_progress(const struct mb_ctx *ctx, const struct mb_beff_data *d,
+                      const struct mb_beff_patterns *set, int rep, int k, double secs);
+
+/* Sections (beff_report.c): HEAD, the b_eff summary with the Table 1 columns, final line. */
+void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int prot);
+void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int with_text);
+void mb_beff_final_line(const struct mb_beff_report *r, const struct mb_out *o);
+/* The remaining protocol sections (beff_protocol.c). */
+void mb_beff_write_prot(const struct mb_beff_report *r, const struct mb_out *o);
+void mb_beff_write_short(const struct mb_beff_report *r, const struct mb_out *o);
+/* .plot data and .gps script (beff_plot.c). */
+void mb_beff_write_plot(const struct mb_beff_report *r, FILE *f);
+void mb_beff_write_gps(const struct mb_beff_report *r, FILE *f, const char *plotname);
+
+/* JSON records (beff_json.c). */
+void mb_beff_json_patterns(const struct mb_ctx *ctx, const struct mb_beff_patterns *set);
+void mb_beff_json_measurement(const struct mb_ctx *ctx, const struct mb_beff_data *d,
+                              const struct mb_beff_patterns *set, int rep, int p, int k, int m);
+void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *r);
+
+#endif

@@ -1,0 +1,153 @@
+/* The b_eff suite (SPEC §5): buffers, patterns, measurement, analysis, output. */
+#include "beff/beff.h"
+#include "beff/beff_options.h"
+#include "beff/beff_report.h"
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/suite.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Rank 0 creates the protocol files and every rank its buffers; a failure of either is a
+ * usage error (SPEC §0: a clear message, status 2, nothing left behind). */
+static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_beff_files *fs,
+                 struct mb_beff_xfer *x)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+    const size_t buflen = mb_beff_buffer_bytes(cfg->beff.memory_mb);
+    int ok, all_ok, status;
+
+    memset(fs, 0, sizeof *fs);
+    if (ctx->rank == 0) {
+        char failed[4200];
+        if (mb_beff_files_open(fs, cfg->beff.prefix, failed, sizeof failed) != 0)
+            mb_usage(&err, "cannot write the protocol file '%s': %s", failed, strerror(errno));
+    }
+    status = mb_agree(&err, cfg->prog, ctx->world);
+    if (status != 0)
+        return status;
+    mb_beff_xfer_init(x, buflen, ctx->size, ctx->rank, cfg->common.check, cfg->common.selftest);
+    ok = x->sbuf && x->rbuf;
+    MB_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->world));
+    if (!all_ok) {
+        if (ctx->rank == 0) {
+            mb_usage(&err,
+                     "cannot allocate the b_eff buffers (2 x %.1f MB per process for --memory "
+                     "%ld MB); give a smaller --memory",
+                     (double)buflen / 1048576.0, cfg->beff.memory_mb);
+            mb_beff_files_remove(fs);
+        }
+        mb_beff_xfer_free(x);
+        return mb_agree(&err, cfg->prog, ctx->world);
+    }
+    return 0;
+}
+
+static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    mb_printf(&ctx->out, "#------------------------------------------------------------\n"
+                         "# mpibench b_eff: effective communication bandwidth (SPEC §5)\n"
+                         "#------------------------------------------------------------\n");
+    mb_provenance_text(ctx->prov, &ctx->out);
+    mb_settings_text(ctx->suite, cfg, &ctx->out);
+    mb_flush(&ctx->out);
+}
+
+static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    const double t0 = mb_now();
+    struct mb_beff_files fs;
+    struct mb_beff_xfer x;
+    struct mb_beff_patterns set;
+    struct mb_beff_data d;
+    struct mb_beff_analysis a;
+    unsigned long long peak;
+    int status = setup(ctx, cfg, &fs, &x);
+
+    if (status != 0)
+        return status;
+    mb_beff_patterns_build(&set, ctx->world, (int)cfg->beff.random, cfg->beff.seed);
+    mb_beff_data_init(&d, cfg, set.n);
+    if (ctx->rank == 0) {
+        header(ctx, cfg);
+        mb_beff_json_patterns(ctx, &set);
+    }
+    {
+        /* HEAD on stdout too: sizes, methods and pattern numbers used below. */
+        struct mb_beff_report r0 = {cfg, ctx->prov, &set, &d, NULL, ctx->size, 0};
+        if (ctx->rank == 0)
+            mb_beff_head(&r0, &ctx->out, 0);
+    }
+    mb_beff_measure(ctx, cfg, &set, &x, &d);
+    mb_beff_xfer_free(&x);
+    peak = mb_peak_rss(ctx->world);
+    if (ctx->rank == 0) {
+        struct mb_beff_report r = {cfg, ctx->prov, &set, &d, &a, ctx->size, 0};
+        struct mb_out o = {{NULL, NULL}, 1};
+        mb_beff_analyse(&d, &set, ctx->size, &a);
+        r.wall = mb_now() - t0;
+        mb_beff_summary(&r, &ctx->out, 1);
+        mb_printf(&ctx->out, "# protocol files: %s.{prot,short,sum,plot,gps}; elapsed %.1f s\n",
+                  cfg->beff.prefix, r.wall);
+        mb_beff_final_line(&r, &ctx->out);
+        o.f[0] = fs.f[MB_BEFF_PROT];
+        mb_beff_write_prot(&r, &o);
+        o.f[0] = fs.f[MB_BEFF_SHORT];
+        mb_beff_write_short(&r, &o);
+        o.f[0] = fs.f[MB_BEFF_SUM];
+        mb_beff_head(&r, &o, 0);
+        mb_beff_summary(&r, &o, 0);
+        mb_beff_final_line(&r, &o);
+        mb_beff_write_plot(&r, fs.f[MB_BEFF_PLOT]);
+        mb_beff_write_gps(&r, fs.f[MB_BEFF_GPS], fs.path[MB_BEFF_PLOT]);
+        mb_beff_json_result(ctx, &r);
+        mb_json_summary(ctx, status, d.measurements, 0, r.wall, peak);
+        if (a.logavg_errors)
+            fprintf(stderr, "%s: warning: %d geometric means met a bandwidth <= 0\n", cfg->prog,
+                    a.logavg_errors);
+        mb_beff_analysis_free(&a);
+        mb_beff_files_close(&fs);
+    }
+    mb_beff_data_free(&d);
+    mb_beff_patterns_free(&set);
+    return status;
+}
+
+static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    struct mb_beff_patterns set;
+    struct mb_beff_data d;
+
+    mb_beff_patterns_build(&set, ctx->world, (int)cfg->beff.random, cfg->beff.seed);
+    mb_beff_data_init(&d, cfg, set.n);
+    if (ctx->rank == 0) {
+        struct mb_beff_report r = {cfg, ctx->prov, &set, &d, NULL, ctx->size, 0};
+        long long n = 0;
+        header(ctx, cfg);
+        mb_beff_head(&r, &ctx->out, 0);
+        for (int p = 0; p < set.n; p++)
+            for (int m = 0; m < MB_BEFF_METHODS; m++)
+                n += set.p[p].messages > 0 && (!set.p[p].sendrecv_only || m == 0);
+        mb_printf(&ctx->out,
+                  "# dry run: %lld measurements per size and repetition, %d sizes, %d "
+                  "repetitions; buffers 2 x %zu bytes per process\n",
+                  n, MB_BEFF_SIZES, d.nrep, mb_beff_buffer_bytes(cfg->beff.memory_mb));
+    }
+    mb_beff_data_free(&d);
+    mb_beff_patterns_free(&set);
+    return 0;
+}
+
+const struct mb_suite mb_suite_beff = {
+    .name = "beff",
+    .legacy = "b_eff",
+    .title = "b_eff effective communication bandwidth",
+    .options = &mb_beff_option_set,
+    .validate = mb_beff_validate,
+    .usage = mb_beff_usage,
+    .dry_run = beff_dry_run,
+    .run = beff_run,
+};
