@@ -36,10 +36,10 @@ enum mb_beff_role { MB_BEFF_ROLE_RING, MB_BEFF_ROLE_RANDOM, MB_BEFF_ROLE_INFO };
 
 /* One ring pattern's partition of n processes (A3.1). */
 struct mb_beff_ring {
-    int rings;                 /* R */
-    int count1, size1;         /* the first rings, in rank order */
-    int count2, size2;         /* then these (count2 may be 0) */
-    char label[32];            /* ring-<R>*<size1>fix|&+1|&-1 */
+    int rings;         /* R */
+    int count1, size1; /* the first rings, in rank order */
+    int count2, size2; /* then these (count2 may be 0) */
+    char label[32];    /* ring-<R>*<size1>fix|&+1|&-1 */
 };
 int mb_beff_ring_standard(int n, int i); /* i = 0..5: 2, 4, 8, max(16,n/4), max(32,n/2), n */
 void mb_beff_ring_layout(int n, int standard, struct mb_beff_ring *r);
@@ -77,11 +77,11 @@ struct mb_beff_pattern {
 struct mb_beff_patterns {
     struct mb_beff_pattern *p;
     int n;
-    int first_info;          /* index of the first pattern that does not enter b_eff */
-    int pingpong;            /* index of the ping-pong pair */
-    int cart_c[2];           /* Cartesian process counts for 2-D and 3-D */
+    int first_info; /* index of the first pattern that does not enter b_eff */
+    int pingpong;   /* index of the ping-pong pair */
+    int cart_c[2];  /* Cartesian process counts for 2-D and 3-D */
     int cart_dims[2][3];
-    MPI_Comm owned[4];       /* the Cartesian communicators */
+    MPI_Comm owned[4]; /* the Cartesian communicators */
 };
 
 /* Collective over world: builds every pattern (A2 order) with nrandom random rings drawn
@@ -102,10 +102,10 @@ extern const char *const mb_beff_method_call[MB_BEFF_METHODS];  /* "MPI_Sendrecv
 struct mb_beff_xfer {
     unsigned char *sbuf, *rbuf;
     size_t buflen;
-    size_t base;   /* running offset, wraps at the end of the buffers (A1) */
+    size_t base; /* running offset, wraps at the end of the buffers (A1) */
     int *scount, *sdispl, *rcount, *rdispl; /* indexed by rank in the pattern's comm */
-    int full_check; /* --check: every byte, not only the first and last */
-    int selftest;   /* --check-selftest: rank 0 corrupts one byte of what it sends */
+    int full_check;                         /* --check: every byte, not only the first and last */
+    int selftest; /* --check-selftest: rank 0 corrupts one byte of what it sends */
     int world_rank;
 };
 
@@ -124,8 +124,8 @@ void mb_beff_a2a_reset(struct mb_beff_xfer *x, const struct mb_beff_pattern *p);
 /* One iteration of method m on pattern p with messages of len bytes (A4). Checks the first
  * and last byte of every received message (every byte with full_check); a wrong byte aborts
  * the job with a message naming pattern, size and ranks. */
-void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_beff_xfer *x,
-                       int len, int size_index, const struct mb_beff_where *w);
+void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_beff_xfer *x, int len,
+                       int size_index, const struct mb_beff_where *w);
 
 /* ---- measurement data (beff_driver.c) ------------------------------------------------ */
 
@@ -133,22 +133,22 @@ void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_be
 struct mb_beff_data {
     int nrep, npat;
     long long len[MB_BEFF_SIZES];
-    double factor;   /* growth factor of the sizes 13..20 */
+    double factor; /* growth factor of the sizes 13..20 */
     long memory_mb;
     /* per (rep, pattern, size, method), index mb_beff_at(): */
-    double *b;       /* bandwidth of the pattern in bytes/s (SPEC §5); 0 = not measured */
-    double *tmax;    /* loop time, max over the processes */
+    double *b;    /* bandwidth of the pattern in bytes/s (SPEC §5); 0 = not measured */
+    double *tmax; /* loop time, max over the processes */
     double *pmin, *pavg, *pmax; /* per-process bandwidth of the participants, bytes/s */
-    int *loops;      /* loop length used */
-    unsigned char *state; /* MB_BEFF_MEASURED, MB_BEFF_COPIED or 0 (not measured) */
+    int *loops;                 /* loop length used */
+    unsigned char *state;       /* MB_BEFF_MEASURED, MB_BEFF_COPIED or 0 (not measured) */
     /* per (size, rep, method), index mb_beff_lat(): loop length and the loop times summed,
      * smallest and largest over the patterns (LOOPLNGS section) */
     int *looplen;
     double *tsum, *tlo, *thi;
-    char *mark;      /* ' ', 'M' (best method only) or 'R' (and fewer repetitions), 3.6 rule */
-    int *best;       /* per (rep, pattern): method fixed by the 3.6 rule, or -1 */
-    int shortened;   /* the 3.6 rule fired in some repetition */
-    int reps_last;   /* repetitions measured at the largest size */
+    char *mark;          /* ' ', 'M' (best method only) or 'R' (and fewer repetitions), 3.6 rule */
+    int *best;           /* per (rep, pattern): method fixed by the 3.6 rule, or -1 */
+    int shortened;       /* the 3.6 rule fired in some repetition */
+    int reps_last;       /* repetitions measured at the largest size */
     double loop_elapsed; /* measurement loop, max over the processes (s) */
     long long measurements;
 };
@@ -179,10 +179,15 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
  * size's loop length n, the mean loop time t over the patterns and the size ratio q. */
 int mb_beff_loop_paper_first(double t_per_iteration, long max_loop);
 int mb_beff_loop_paper_next(int n, double t_mean, double q, long max_loop);
-int mb_beff36_loop_first(double t_cal_total, int *maxloops);
-int mb_beff36_loop_next(int n, double t_total, double q, int maxloops);
+/* --profile 3.6 / 3.6-test: the time per size and method, and the limit of the A5.4 rule. */
+struct mb_beff36_rules {
+    double timeperloop, max_last_two;
+};
+struct mb_beff36_rules mb_beff36_rules_of(int profile);
+int mb_beff36_loop_first(double t_cal_total, double timeperloop, int *maxloops);
+int mb_beff36_loop_next(int n, double t_total, double q, int maxloops, double timeperloop);
 /* The 60 s projection of A5.4: 1 if the two largest sizes must be shortened. */
-int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f);
+int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, double limit);
 
 /* ---- analysis (beff_analysis.c) ------------------------------------------------------ */
 
@@ -196,18 +201,18 @@ struct mb_beff_geo {
 
 struct mb_beff_analysis {
     int npat, nrep;
-    double *B;     /* [p][k], k = 0..21: max over methods and repetitions; [21] = avg over L */
-    double *Bm;    /* [p][m][k]: max over repetitions, per method */
-    double *Br;    /* [p][r][k]: max over methods, per repetition */
-    struct mb_beff_geo geo[MB_BEFF_SIZES + 1];                  /* official path */
+    double *B;  /* [p][k], k = 0..21: max over methods and repetitions; [21] = avg over L */
+    double *Bm; /* [p][m][k]: max over repetitions, per method */
+    double *Br; /* [p][r][k]: max over methods, per repetition */
+    struct mb_beff_geo geo[MB_BEFF_SIZES + 1];                    /* official path */
     struct mb_beff_geo geo_m[MB_BEFF_METHODS][MB_BEFF_SIZES + 1]; /* per method */
-    struct mb_beff_geo *geo_r;                                   /* [r][k] */
+    struct mb_beff_geo *geo_r;                                    /* [r][k] */
     struct mb_beff_geo geo_best_m, geo_best_r; /* of max_m avg_L (2nd path), max_r (3rd) */
     /* The figures of seed 000 Table 1 (bytes/s, seconds, bytes). */
     double beff, beff_lmax, ring_lmax;
-    double latency, latency_ring;     /* N / final(0), N / ring(0): seconds */
-    double pp_latency, pp_bandwidth;  /* ping-pong pair; 0 if not measured */
-    int logavg_errors;                /* values <= 0 met by a geometric mean */
+    double latency, latency_ring;    /* N / final(0), N / ring(0): seconds */
+    double pp_latency, pp_bandwidth; /* ping-pong pair; 0 if not measured */
+    int logavg_errors;               /* values <= 0 met by a geometric mean */
 };
 
 /* exp(mean(log v)) over the n values; a value <= 0 counts an error and gives 0. */

@@ -100,8 +100,8 @@ void mb_beff_analyse(const struct mb_beff_data *d, const struct mb_beff_patterns
         finish_row(B);
         for (int m = 0; m < MB_BEFF_METHODS; m++) {
             finish_row(a->Bm + ((size_t)p * MB_BEFF_METHODS + (size_t)m) * W);
-            best_m[p] = fmax(best_m[p], a->Bm[((size_t)p * MB_BEFF_METHODS + (size_t)m) * W +
-                                              MB_BEFF_AVG]);
+            best_m[p] =
+                fmax(best_m[p], a->Bm[((size_t)p * MB_BEFF_METHODS + (size_t)m) * W + MB_BEFF_AVG]);
         }
         for (int r = 0; r < nr; r++) {
             finish_row(a->Br + ((size_t)p * (size_t)nr + (size_t)r) * W);
@@ -112,8 +112,8 @@ void mb_beff_analyse(const struct mb_beff_data *d, const struct mb_beff_patterns
     for (size_t k = 0; k < W; k++) {
         a->geo[k] = geo_of(set, a->B + k, W, &a->logavg_errors);
         for (int m = 0; m < MB_BEFF_METHODS; m++)
-            a->geo_m[m][k] = geo_of(set, a->Bm + (size_t)m * W + k, MB_BEFF_METHODS * W,
-                                    &a->logavg_errors);
+            a->geo_m[m][k] =
+                geo_of(set, a->Bm + (size_t)m * W + k, MB_BEFF_METHODS * W, &a->logavg_errors);
         for (int r = 0; r < nr; r++)
             a->geo_r[(size_t)r * W + k] =
                 geo_of(set, a->Br + (size_t)r * W + k, (size_t)nr * W, &a->logavg_errors);

@@ -43,27 +43,37 @@ int mb_beff_loop_paper_next(int n, double t_mean, double q, long max_loop)
     return clamp_loops(n * MB_BEFF_LOOP_TARGET / projected, max_loop);
 }
 
-int mb_beff36_loop_first(double t_cal_total, int *maxloops)
+struct mb_beff36_rules mb_beff36_rules_of(int profile)
+{
+    struct mb_beff36_rules r = {MB_BEFF36_TIMEPERLOOP, MB_BEFF36_MAX_LAST_TWO};
+    if (profile == MB_BEFF_V36_TEST) {
+        r.timeperloop = MB_BEFF36_TEST_TIMEPERLOOP;
+        r.max_last_two = MB_BEFF36_TEST_MAX_LAST_TWO;
+    }
+    return r;
+}
+
+int mb_beff36_loop_first(double t_cal_total, double timeperloop, int *maxloops)
 {
     /* A5.3: maxloops = 10 * 0.5 s / T_cal (at least 10); the first loop is half of it. */
-    double m = t_cal_total > 0 ? MB_BEFF_CAL_LOOPS * MB_BEFF36_TIMEPERLOOP / t_cal_total : 1e9;
+    double m = t_cal_total > 0 ? MB_BEFF_CAL_LOOPS * timeperloop / t_cal_total : 1e9;
 
     *maxloops = m < MB_BEFF_CAL_LOOPS ? MB_BEFF_CAL_LOOPS : (m > 1e9 ? 1000000000 : (int)m);
     return *maxloops / 2;
 }
 
-int mb_beff36_loop_next(int n, double t_total, double q, int maxloops)
+int mb_beff36_loop_next(int n, double t_total, double q, int maxloops, double timeperloop)
 {
     /* A5.3: divide by the size growth, scale up towards 0.5 s per size, cap at maxloops. */
     double v;
 
     if (!(t_total > 0))
         return n;
-    v = n / q * fmax(1.0, MB_BEFF36_TIMEPERLOOP / t_total);
+    v = n / q * fmax(1.0, timeperloop / t_total);
     return (int)fmax(1.0, fmin(v, (double)maxloops));
 }
 
-int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f)
+int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, double limit)
 {
     /* A5.4: projected time of the two largest sizes over all patterns, methods and
      * repetitions, with a factor 4 for slower patterns. */
@@ -72,7 +82,7 @@ int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f)
     if (loops18 <= 0)
         return 0;
     e = tmin18 * npat * 4 * (f + f * f) * nrep * MB_BEFF_METHODS / loops18;
-    return e > MB_BEFF36_MAX_LAST_TWO;
+    return e > limit;
 }
 
 /* ---- data ----------------------------------------------------------------------------- */
@@ -203,8 +213,8 @@ static void measure(const struct meas *ms, int pi, int m, int k, int len, int lo
 }
 
 /* Rank 0: store one measurement (SPEC §5: b = L * messages * looplength / max time). */
-static void record(struct mb_beff_data *d, const struct mb_beff_pattern *p, int rep, int pi,
-                   int k, int m, int loops, const double r[R_N])
+static void record(struct mb_beff_data *d, const struct mb_beff_pattern *p, int rep, int pi, int k,
+                   int m, int loops, const double r[R_N])
 {
     const size_t i = mb_beff_at(d, rep, pi, k, m), l = mb_beff_lat(d, k, rep, m);
 
@@ -267,29 +277,30 @@ static int decide(const struct mb_config *cfg, struct mb_beff_data *d, int rep, 
                   const double cal[MB_BEFF_METHODS], const int calc[MB_BEFF_METHODS],
                   int maxloops[MB_BEFF_METHODS], int loops[MB_BEFF_METHODS])
 {
-    const int v36 = cfg->beff.profile == MB_BEFF_V36;
+    const int v36 = cfg->beff.profile != MB_BEFF_PAPER;
+    const struct mb_beff36_rules rules = mb_beff36_rules_of(cfg->beff.profile);
+    const long cap = cfg->beff.max_looplength;
     int shorten = 0;
 
     for (int m = 0; m < MB_BEFF_METHODS; m++) {
         if (k == 0) {
-            loops[m] = v36 ? mb_beff36_loop_first(cal[m], &maxloops[m])
+            loops[m] = v36 ? mb_beff36_loop_first(cal[m], rules.timeperloop, &maxloops[m])
                            : mb_beff_loop_paper_first(
-                                 calc[m] ? cal[m] / calc[m] / MB_BEFF_CAL_LOOPS : 0,
-                                 cfg->beff.max_looplength);
-            continue;
-        }
-        {
+                                 calc[m] ? cal[m] / calc[m] / MB_BEFF_CAL_LOOPS : 0, cap);
+        } else {
             const size_t l = mb_beff_lat(d, k - 1, rep, m);
             const int n = d->looplen[l], c = count_measured(d, rep, k - 1, m);
             const double q = (double)d->len[k] / (double)d->len[k - 1];
             loops[m] = v36 ? mb_beff36_loop_next(n, d->tsum[l], k <= MB_BEFF_POW2 ? 2.0 : d->factor,
-                                                 maxloops[m])
-                           : mb_beff_loop_paper_next(n, c ? d->tsum[l] / c : 0, q,
-                                                     cfg->beff.max_looplength);
+                                                 maxloops[m], rules.timeperloop)
+                           : mb_beff_loop_paper_next(n, c ? d->tsum[l] / c : 0, q, cap);
             if (v36 && k == MB_BEFF_SIZES - 2 &&
-                mb_beff36_shorten(d->tlo[l], n, d->npat, d->nrep, d->factor))
+                mb_beff36_shorten(d->tlo[l], n, d->npat, d->nrep, d->factor, rules.max_last_two))
                 shorten = 1;
         }
+        /* --max-looplength also bounds the 3.6 rules when it is given. */
+        if (v36 && cap > 0 && loops[m] > cap)
+            loops[m] = (int)cap;
     }
     return shorten;
 }
@@ -333,7 +344,7 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
         for (int k = 0; k < MB_BEFF_SIZES; k++) {
             int msg[MB_BEFF_METHODS + 1] = {0, 0, 0, 0};
             const double t_size = mb_now();
-            const int last_two = shortened && k >= MB_BEFF_SIZES - 2;
+            int last_two;
 
             if (ctx->rank == 0 && !shortened)
                 msg[MB_BEFF_METHODS] = decide(cfg, d, rep, k, cal, calc, maxloops, msg);
@@ -353,9 +364,10 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                     d->mark[l] = k == MB_BEFF_SIZES - 1 ? 'R' : 'M';
                 }
                 if (k == MB_BEFF_SIZES - 1)
-                    d->reps_last = MB_BEFF36_MIN_REPS < d->reps_last ? MB_BEFF36_MIN_REPS
-                                                                      : d->reps_last;
+                    d->reps_last =
+                        MB_BEFF36_MIN_REPS < d->reps_last ? MB_BEFF36_MIN_REPS : d->reps_last;
             }
+            last_two = shortened && k >= MB_BEFF_SIZES - 2;
             for (int m = 0; m < MB_BEFF_METHODS; m++)
                 d->looplen[mb_beff_lat(d, k, rep, m)] = msg[m];
             for (int pi = 0; pi < set->n; pi++) {

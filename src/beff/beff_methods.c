@@ -124,8 +124,8 @@ static size_t iteration_base(struct mb_beff_xfer *x, int nsteps, size_t l8)
     return x->base;
 }
 
-void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_beff_xfer *x,
-                       int len, int k, const struct mb_beff_where *w)
+void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_beff_xfer *x, int len,
+                       int k, const struct mb_beff_where *w)
 {
     const size_t l8 = ((size_t)len + 7) / 8 * 8;
     size_t off = iteration_base(x, p->nsteps, l8);
@@ -171,8 +171,8 @@ void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_be
         return;
     /* Methods 1 and 2: ping and pong travel concurrently; check after the call (A4). */
     if (method == MB_BEFF_ALLTOALLV)
-        MB_MPI(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, MPI_BYTE, x->rbuf, x->rcount,
-                             x->rdispl, MPI_BYTE, p->comm));
+        MB_MPI(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, MPI_BYTE, x->rbuf, x->rcount, x->rdispl,
+                             MPI_BYTE, p->comm));
     else
         MB_MPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
     for (int j = 0; j < p->nsteps; j++)

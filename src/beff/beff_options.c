@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,8 +28,9 @@ static int parse_yrange(struct mb_config *cfg, const char *value, struct mb_erro
     lo[colon - value] = '\0';
     if (mb_parse_double(lo, 1e-300, 1e300, &a, &why) != 0 ||
         mb_parse_double(colon + 1, 1e-300, 1e300, &b, &why) != 0)
-        return mb_usage(err, "invalid value '%s' for -yrange: %s (both ends must be positive "
-                             "numbers for the logarithmic axis)",
+        return mb_usage(err,
+                        "invalid value '%s' for -yrange: %s (both ends must be positive "
+                        "numbers for the logarithmic axis)",
                         value, why);
     if (!(a < b))
         return mb_usage(err, "invalid value '%s' for -yrange: min must be below max", value);
@@ -65,16 +67,31 @@ static int parse_profile(struct mb_config *cfg, const char *value, struct mb_err
         cfg->beff.profile = MB_BEFF_PAPER;
     else if (strcmp(value, "3.6") == 0)
         cfg->beff.profile = MB_BEFF_V36;
+    else if (strcmp(value, "3.6-test") == 0)
+        cfg->beff.profile = MB_BEFF_V36_TEST;
     else
-        return mb_usage(err, "invalid value '%s' for --profile: expected 'paper' or '3.6'", value);
+        return mb_usage(err,
+                        "invalid value '%s' for --profile: expected 'paper', '3.6' or "
+                        "'3.6-test'",
+                        value);
     return 0;
 }
 
 static void show_profile(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", cfg->beff.profile == MB_BEFF_V36
-                                 ? "3.6 (0.5 s per size and method, 60 s rule)"
-                                 : "paper (loops of 2.5-5 ms, 300 for the shortest message)");
+    static const char *const text[] = {
+        "paper (loops of 2.5-5 ms, 300 for the shortest message)",
+        "3.6 (0.5 s per size and method, 60 s rule for the two largest sizes)",
+        "3.6-test (b_eff 3.6 -D TEST: 0.005 s per size and method, 1 s rule)"};
+    snprintf(buf, len, "%s", text[cfg->beff.profile]);
+}
+
+static void show_maxloop(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (cfg->beff.max_looplength > 0)
+        snprintf(buf, len, "%ld", cfg->beff.max_looplength);
+    else
+        snprintf(buf, len, "none");
 }
 
 static void show_memory(const struct mb_config *cfg, char *buf, size_t len)
@@ -100,12 +117,13 @@ static const struct mb_option rows[] = {
      "seed of the random rings (default: from the clock; printed either way)", parse_seed,
      show_seed},
     {"--profile", NULL, MB_OPT_CUSTOM, 0, 0, 0, "paper|3.6",
-     "loop-length rules: the papers' (default) or b_eff 3.6's", parse_profile, show_profile},
+     "loop-length rules: the papers' (default), b_eff 3.6's, or 3.6's -D TEST values",
+     parse_profile, show_profile},
     {"--repetitions", NULL, MB_OPT_LONG, BEFF(repetitions), 1, 20, "N",
      "repetitions of the whole sweep (default 3)", NULL, NULL},
     {"--max-looplength", NULL, MB_OPT_LONG, BEFF(max_looplength), 1, 1000000, "N",
-     "loop length of the shortest message, the upper bound of the loop length (default 300)",
-     NULL, NULL},
+     "loop length of the shortest message and upper bound (default 300; none with --profile 3.6)",
+     NULL, show_maxloop},
     {"-help", NULL, MB_OPT_FLAG, offsetof(struct mb_config, common.help), 0, 0, NULL,
      "same as --help", NULL, NULL},
 };
@@ -131,6 +149,7 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
     const unsigned long long avail = prov->mem_per_proc;
     double need;
     char dir[4096];
+    struct stat st;
 
     if (b->ymin == 0 && b->ymax == 0) {
         b->ymin = MB_BEFF_YMIN;
@@ -140,11 +159,12 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
         b->random = MB_BEFF_RANDOM;
     if (b->repetitions == 0)
         b->repetitions = MB_BEFF_REPS;
-    if (b->max_looplength == 0)
+    if (b->max_looplength == 0 && b->profile == MB_BEFF_PAPER)
         b->max_looplength = MB_BEFF_LOOP_MAX;
     if (!b->seed_given)
-        b->seed = (long long)(((unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16)) &
-                              0xFFFFFFFFULL);
+        b->seed =
+            (long long)(((unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16)) &
+                        0xFFFFFFFFULL);
     if (b->memory_mb == 0) {
         /* SPEC §5: memory per processor = node memory / processes on the node. */
         b->memory_mb = (long)(avail / (1024 * 1024));
@@ -167,9 +187,10 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
     if (b->prefix[0] == '\0' || b->prefix[strlen(b->prefix) - 1] == '/')
         return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", b->prefix);
     dir_of(b->prefix, dir, sizeof dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return mb_usage(err, "cannot write the protocol files '%s.prot' ...: directory '%s': %s",
-                        b->prefix, dir, strerror(errno));
+    errno = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
+                        b->prefix, dir, errno ? strerror(errno) : "not a directory");
     return 0;
 }
 

@@ -65,7 +65,8 @@ void mb_beff_ring_neighbours(const struct mb_beff_ring *r, int rank, int *next, 
  * no global generator is touched and every rank can draw the same sequence. */
 static double lcg48(unsigned short s[3])
 {
-    unsigned long long x = ((unsigned long long)s[2] << 32) | ((unsigned long long)s[1] << 16) | s[0];
+    unsigned long long x =
+        ((unsigned long long)s[2] << 32) | ((unsigned long long)s[1] << 16) | s[0];
     x = (x * 0x5DEECE66DULL + 0xBULL) & ((1ULL << 48) - 1);
     s[0] = (unsigned short)(x & 0xFFFF);
     s[1] = (unsigned short)((x >> 16) & 0xFFFF);

@@ -96,8 +96,9 @@ void mb_beff_write_gps(const struct mb_beff_report *r, FILE *f, const char *plot
     const char *prefix = r->cfg->beff.prefix;
     int fig = 0;
 
-    fprintf(f, "# b_eff (mpibench): gnuplot script for %s; run 'gnuplot %s.gps' to get "
-               "%s.fig<N>.svg\n",
+    fprintf(f,
+            "# b_eff (mpibench): gnuplot script for %s; run 'gnuplot %s.gps' to get "
+            "%s.fig<N>.svg\n",
             plotname, prefix, prefix);
     fprintf(f, "set term svg size 800,600\n");
     fprintf(f, "set ylabel 'bandwidth per process [MB/s]'\n");
@@ -127,11 +128,12 @@ void mb_beff_write_gps(const struct mb_beff_report *r, FILE *f, const char *plot
     {
         const char *const cmp[6] = {"rings Sndrcv",  "rings Alltoal",  "rings non-blk",
                                     "random Sndrcv", "random Alltoal", "random non-blk"};
-        const char *const rr[7] = {"rings minimum",  "rings average",  "rings maximum",
-                                   "random minimum", "random average", "random maximum",
+        const char *const rr[7] = {"rings minimum",        "rings average",  "rings maximum",
+                                   "random minimum",       "random average", "random maximum",
                                    "ring & random average"};
-        fprintf(f, "set output '%s.fig%d.svg'\nset title 'Ring & random average: Sndrcv, "
-                   "Alltoal, non-blk'\n",
+        fprintf(f,
+                "set output '%s.fig%d.svg'\nset title 'Ring & random average: Sndrcv, "
+                "Alltoal, non-blk'\n",
                 prefix, fig++);
         plot_cmd(f, plotname, 8, cmp, 6);
         fprintf(f, "set output '%s.fig%d.svg'\nset title 'Best method: rings & random'\n", prefix,

@@ -59,8 +59,9 @@ static void looplngs_section(const struct mb_beff_report *r, const struct mb_out
             mb_printf(o, "\n");
         }
         if (d->shortened)
-            mb_printf(o, "\n Explanation: M = only the best method is used\n"
-                         "              R = only best method and only %d repetitions\n\n",
+            mb_printf(o,
+                      "\n Explanation: M = only the best method is used\n"
+                      "              R = only best method and only %d repetitions\n\n",
                       MB_BEFF36_MIN_REPS);
         else
             mb_printf(o, "\n\n\n");
@@ -89,10 +90,11 @@ static void values_section(const struct mb_beff_report *r, const struct mb_out *
     const struct mb_beff_data *d = r->d;
 
     marker(o, "VALUES", 1);
-    mb_printf(o, "Minimum / Average / Maximum of the bandwidth per process and on all processes,\n"
-                 "printed for all %d repetitions (MB/s = 1e6 Bytes/s):\n"
-                 "(mthd0=Sendrecv or Send or Recv, mthd1=Alltoallv, mthd2=Irecv+Isend, pattern "
-                 "see next table)\n\n",
+    mb_printf(o,
+              "Minimum / Average / Maximum of the bandwidth per process and on all processes,\n"
+              "printed for all %d repetitions (MB/s = 1e6 Bytes/s):\n"
+              "(mthd0=Sendrecv or Send or Recv, mthd1=Alltoallv, mthd2=Irecv+Isend, pattern "
+              "see next table)\n\n",
               d->nrep);
     mb_printf(o, " msg length|methd|pat|     MByte/s MByte/s MByte/s -> maximum bandw. on all "
                  "repetitions\n");
@@ -121,8 +123,7 @@ static void values_section(const struct mb_beff_report *r, const struct mb_out *
                         mb_printf(o, "  ------");
                 }
                 if (any)
-                    mb_printf(o, " -> %7.3f (%5.3f s)\n", best / 1e6,
-                              entry_seconds(d, p, k, m, 0));
+                    mb_printf(o, " -> %7.3f (%5.3f s)\n", best / 1e6, entry_seconds(d, p, k, m, 0));
                 else
                     mb_printf(o, " ->  ------ (----- s)\n");
                 mb_printf(o, "%22savg=", "");
@@ -362,10 +363,14 @@ static void by_method_size(const struct mb_beff_report *r, const struct mb_out *
     for (int m = 0; m < MB_BEFF_METHODS; m++) {
         char p0[64], p1[64], p2[64], p3[64];
         const char *prefix[4] = {p0, p1, p2, p3};
-        snprintf(p0, sizeof p0, " - ring,      method %d = %-7s:%9s", m, mb_beff_method_label[m], "");
-        snprintf(p1, sizeof p1, " - random,    method %d = %-7s:%9s", m, mb_beff_method_label[m], "");
-        snprintf(p2, sizeof p2, " - average,   method %d = %-7s:%9s", m, mb_beff_method_label[m], "");
-        snprintf(p3, sizeof p3, " - accumulated, mthd %d = %-7s:%9s", m, mb_beff_method_label[m], "");
+        snprintf(p0, sizeof p0, " - ring,      method %d = %-7s:%9s", m, mb_beff_method_label[m],
+                 "");
+        snprintf(p1, sizeof p1, " - random,    method %d = %-7s:%9s", m, mb_beff_method_label[m],
+                 "");
+        snprintf(p2, sizeof p2, " - average,   method %d = %-7s:%9s", m, mb_beff_method_label[m],
+                 "");
+        snprintf(p3, sizeof p3, " - accumulated, mthd %d = %-7s:%9s", m, mb_beff_method_label[m],
+                 "");
         mb_printf(o, "\n");
         geo_rows(o, a->geo_m[m], n, prefix);
     }
@@ -399,9 +404,9 @@ static void by_pattern_size(const struct mb_beff_report *r, const struct mb_out 
 {
     const struct mb_beff_analysis *a = r->a;
     const double n = r->nprocs;
-    const char *prefix[4] = {" log_avg of all rings  :         ", " log_avg of all random :         ",
-                             " log_avg(ring,random)  :         ",
-                             "  * size ->\n accumulated on all pr.:         "};
+    const char *prefix[4] = {
+        " log_avg of all rings  :         ", " log_avg of all random :         ",
+        " log_avg(ring,random)  :         ", "  * size ->\n accumulated on all pr.:         "};
 
     marker(o, "BY-PATTERN-MSGLNG", 1);
     mb_printf(o, "\nofficial (1st) analysis path -- see last column:\n"

@@ -101,10 +101,11 @@ void mb_beff_progress(const struct mb_ctx *ctx, const struct mb_beff_data *d,
 void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int prot)
 {
     const struct mb_beff_patterns *set = r->set;
+    static const char *const profile[] = {"paper", "3.6", "3.6-test"};
 
     mb_printf(o, "\nSECTION-HEAD-BEGIN\n\n");
     mb_printf(o, "mpibench %s b_eff (methodology of b_eff 3.6), loop-length rules: %s\n\n",
-              MB_VERSION, r->cfg->beff.profile == MB_BEFF_V36 ? "3.6" : "paper");
+              MB_VERSION, profile[r->cfg->beff.profile]);
     mb_printf(o, "MEMORY_PER_PROCESSOR = %ld MBytes  [1M = 1024*1024]\n", r->cfg->beff.memory_mb);
     /* Quirk Q7 fixed: the 1-D line is printed once and spelled correctly. */
     if (prot)
@@ -147,13 +148,12 @@ void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int pr
 /* ---- BEFF: the summary with the columns of seed 000 Table 1 ---------------------------- */
 
 /* L_max as the original prints it (MB = 2^20 bytes), in kB when it is below 1 MB. */
-static void lmax_text(long long lmax, const char *fmt_width, char *buf, size_t len)
+static void lmax_text(long long lmax, int width, char *buf, size_t len)
 {
     const int mb = lmax >= 1048576;
-    char fmt[16];
 
-    snprintf(fmt, sizeof fmt, "%%%s.0f %s", fmt_width, mb ? "MB" : "kB");
-    snprintf(buf, len, fmt, (double)lmax / (mb ? 1048576.0 : 1024.0));
+    snprintf(buf, len, "%*.0f %s", width, (double)lmax / (mb ? 1048576.0 : 1024.0),
+             mb ? "MB" : "kB");
 }
 
 void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int with_text)
@@ -163,8 +163,8 @@ void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int
     const int n = r->nprocs;
     char lmax[32], lmax3[32];
 
-    lmax_text(r->d->len[MB_BEFF_SIZES - 1], "", lmax, sizeof lmax);
-    lmax_text(r->d->len[MB_BEFF_SIZES - 1], "3", lmax3, sizeof lmax3);
+    lmax_text(r->d->len[MB_BEFF_SIZES - 1], 1, lmax, sizeof lmax);
+    lmax_text(r->d->len[MB_BEFF_SIZES - 1], 3, lmax3, sizeof lmax3);
 
     if (with_text) {
         mb_printf(o, "\nSECTION-BEFF-BEGIN\n\n\n");
@@ -215,9 +215,8 @@ void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int
     mb_printf(o,
               "accumulated |  %5d    %9.0f   %s  %9.0f    %9.0f    %6.3f    %6.3f    %6.3f  "
               "  %9.0f\n",
-              n, a->beff / 1e6, lmax3, a->beff_lmax / 1e6, a->ring_lmax / 1e6,
-              a->latency * 1e6, a->latency_ring * 1e6, a->pp_latency * 1e6,
-              a->pp_bandwidth / 1e6);
+              n, a->beff / 1e6, lmax3, a->beff_lmax / 1e6, a->ring_lmax / 1e6, a->latency * 1e6,
+              a->latency_ring * 1e6, a->pp_latency * 1e6, a->pp_bandwidth / 1e6);
     mb_printf(o, "            |\n");
     mb_printf(o, "per process |           %9.0f           %9.0f    %9.0f\n", a->beff / 1e6 / n,
               a->beff_lmax / 1e6 / n, a->ring_lmax / 1e6 / n);

@@ -47,17 +47,17 @@ struct mb_imb_config {
 };
 
 /* b_eff settings (SPEC §5, beff.md A8). Zero means "the standard value" until validation. */
-enum mb_beff_profile { MB_BEFF_PAPER = 0, MB_BEFF_V36 = 1 };
+enum mb_beff_profile { MB_BEFF_PAPER = 0, MB_BEFF_V36 = 1, MB_BEFF_V36_TEST = 2 };
 struct mb_beff_config {
-    char *prefix;          /* -f: protocol file prefix (resolved: never NULL after validation) */
-    double ymin, ymax;     /* -yrange min:max for the gnuplot script */
-    long memory_mb;        /* --memory MB per process (resolved from the node if not given) */
-    long random;           /* --random N random rings entering b_eff */
-    long long seed;        /* --seed S for the random rings (resolved: time-based if not given) */
-    int seed_given;        /* 1 if --seed was on the command line */
-    int profile;           /* --profile: enum mb_beff_profile */
-    long repetitions;      /* --repetitions N */
-    long max_looplength;   /* --max-looplength N: loop length of the shortest message */
+    char *prefix;        /* -f: protocol file prefix (resolved: never NULL after validation) */
+    double ymin, ymax;   /* -yrange min:max for the gnuplot script */
+    long memory_mb;      /* --memory MB per process (resolved from the node if not given) */
+    long random;         /* --random N random rings entering b_eff */
+    long long seed;      /* --seed S for the random rings (resolved: time-based if not given) */
+    int seed_given;      /* 1 if --seed was on the command line */
+    int profile;         /* --profile: enum mb_beff_profile */
+    long repetitions;    /* --repetitions N */
+    long max_looplength; /* --max-looplength N: loop length bound (0 = none, 3.6 profiles) */
 };
 
 struct mb_config {

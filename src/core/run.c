@@ -253,12 +253,17 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     mb_json_header(&ctx, &cfg);
     status = cfg.common.dry_run ? ctx.suite->dry_run(&ctx, &cfg) : ctx.suite->run(&ctx, &cfg);
     mb_watchdog_stop(ctx.wd);
-    if (outs.text_copy)
-        fclose(outs.text_copy);
-    if (outs.json)
-        fclose(outs.json);
-    free(outs.text_path);
-    free(outs.json_path);
+    if (status == MB_EXIT_USAGE) {
+        /* A suite refused its input (e.g. b_eff's protocol files or buffers): no files stay. */
+        outputs_discard(&outs, cfg.common.output_dir);
+    } else {
+        if (outs.text_copy)
+            fclose(outs.text_copy);
+        if (outs.json)
+            fclose(outs.json);
+        free(outs.text_path);
+        free(outs.json_path);
+    }
 
 free_prov:
     mb_provenance_free(&prov);

@@ -30,9 +30,9 @@ static const struct mb_suite suite_globalop = {
     .name = "presta-globalop", .legacy = "globalop", .title = "Presta globalop global operations"};
 
 static const struct mb_suite *const suites[] = {
-    &mb_suite_run, &mb_suite_imb_mpi1, &suite_imb_ext,  &suite_imb_io,
-    &mb_suite_beff,   &suite_beffio,      &suite_com,      &suite_laten,
-    &suite_rma,    &suite_allred,      &suite_globalop,
+    &mb_suite_run,  &mb_suite_imb_mpi1, &suite_imb_ext,  &suite_imb_io,
+    &mb_suite_beff, &suite_beffio,      &suite_com,      &suite_laten,
+    &suite_rma,     &suite_allred,      &suite_globalop,
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };
 
