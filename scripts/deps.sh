@@ -4,7 +4,7 @@
 # the tests run against each (MB_MPI=openmpi|mpich picks one).
 set -eu
 
-PACKAGES="cmake make gcc libc6-dev openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema"
+PACKAGES="cmake make gcc libc6-dev openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     for tool in cmake mpicc mpiexec python3; do

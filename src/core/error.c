@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct {
     int status;
@@ -69,6 +70,9 @@ void mb_die(const char *fmt, ...)
     fputc('\n', stderr);
     fflush(stderr);
     fflush(stdout);
+    /* MPICH's hydra may kill the job on MPI_Abort before it has forwarded this rank's
+     * stderr: give the launcher a moment to pass the message on (error path only). */
+    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
     if (initialized)
         MPI_Abort(MPI_COMM_WORLD, MB_EXIT_RUNTIME);
     abort();
