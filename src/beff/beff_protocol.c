@@ -85,6 +85,19 @@ static double entry_seconds(const struct mb_beff_data *d, int p, int k, int m, i
     return fastest ? (lo < HUGE_VAL ? lo * d->nrep : 0) : s;
 }
 
+/* One value per repetition (MByte/s), or the filler of an entry that was not measured. */
+static void per_rep(const struct mb_out *o, const struct mb_beff_data *d, int p, int k, int m,
+                    const double *v, const char *filler)
+{
+    for (int rep = 0; rep < d->nrep; rep++) {
+        const size_t i = mb_beff_at(d, rep, p, k, m);
+        if (d->state[i])
+            mb_printf(o, " %7.3f", v[i] / 1e6);
+        else
+            mb_printf(o, "%s", filler);
+    }
+}
+
 static void values_section(const struct mb_beff_report *r, const struct mb_out *o)
 {
     const struct mb_beff_data *d = r->d;
@@ -113,35 +126,22 @@ static void values_section(const struct mb_beff_report *r, const struct mb_out *
                 else
                     mb_printf(o, "%6s", "");
                 mb_printf(o, " p%02d min=", p);
+                per_rep(o, d, p, k, m, d->pmin, "  ------");
                 for (int rep = 0; rep < d->nrep; rep++) {
                     const size_t i = mb_beff_at(d, rep, p, k, m);
                     if (d->state[i]) {
-                        mb_printf(o, " %7.3f", d->pmin[i] / 1e6);
                         best = fmax(best, d->pmin[i]);
                         any = 1;
-                    } else
-                        mb_printf(o, "  ------");
+                    }
                 }
                 if (any)
                     mb_printf(o, " -> %7.3f (%5.3f s)\n", best / 1e6, entry_seconds(d, p, k, m, 0));
                 else
                     mb_printf(o, " ->  ------ (----- s)\n");
                 mb_printf(o, "%22savg=", "");
-                for (int rep = 0; rep < d->nrep; rep++) {
-                    const size_t i = mb_beff_at(d, rep, p, k, m);
-                    if (d->state[i])
-                        mb_printf(o, " %7.3f", d->pavg[i] / 1e6);
-                    else
-                        mb_printf(o, "   ---- ");
-                }
+                per_rep(o, d, p, k, m, d->pavg, "   ---- ");
                 mb_printf(o, "\n%22smax=", "");
-                for (int rep = 0; rep < d->nrep; rep++) {
-                    const size_t i = mb_beff_at(d, rep, p, k, m);
-                    if (d->state[i])
-                        mb_printf(o, " %7.3f", d->pmax[i] / 1e6);
-                    else
-                        mb_printf(o, "    --  ");
-                }
+                per_rep(o, d, p, k, m, d->pmax, "    --  ");
                 mb_printf(o, "\n");
             }
     marker(o, "VALUES", 0);
