@@ -68,6 +68,7 @@ struct mb_beff_pattern {
     int nsteps;
     struct mb_beff_step step[MB_BEFF_MAXSR];
     int sendrecv_only; /* the ping-pong pair is measured with Sendrecv only (A3.3) */
+    int sends;         /* messages this process sends per iteration */
     /* The same on every process (reduced when the set is built): */
     long long messages; /* messages per iteration of the whole pattern (SPEC §5) */
     int participants;   /* processes that take part */
@@ -89,6 +90,11 @@ struct mb_beff_patterns {
 void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nrandom,
                             long long seed);
 void mb_beff_patterns_free(struct mb_beff_patterns *set);
+/* Whether method m is measured for pattern p at all (A3.3: ping-pong with Sendrecv only). */
+static inline int mb_beff_measurable(const struct mb_beff_pattern *p, int m)
+{
+    return p->messages > 0 && (!p->sendrecv_only || m == 0);
+}
 /* A3.5 on one process's steps (exposed for the unit tests). */
 void mb_beff_pong_removal(struct mb_beff_pattern *p);
 
@@ -179,6 +185,8 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
  * size's loop length n, the mean loop time t over the patterns and the size ratio q. */
 int mb_beff_loop_paper_first(double t_per_iteration, long max_loop);
 int mb_beff_loop_paper_next(int n, double t_mean, double q, long max_loop);
+/* The --profile names, indexed by enum mb_beff_profile (beff_options.c). */
+extern const char *const mb_beff_profile_name[3];
 /* --profile 3.6 / 3.6-test: the time per size and method, and the limit of the A5.4 rule. */
 struct mb_beff36_rules {
     double timeperloop, max_last_two;

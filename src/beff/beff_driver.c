@@ -162,12 +162,6 @@ struct meas {
     double tick;
 };
 
-/* Whether method m is measured for pattern p at all (A3.3: ping-pong with Sendrecv only). */
-static int measurable(const struct mb_beff_pattern *p, int m)
-{
-    return p->messages > 0 && (!p->sendrecv_only || m == MB_BEFF_SNDRCV);
-}
-
 /* Collective over world: one timed loop of pattern p with method m (A5.1). Rank 0 gets
  * r[R_*]; the others' r is undefined. */
 static void measure(const struct meas *ms, int pi, int m, int k, int len, int loops, int rep,
@@ -187,7 +181,6 @@ static void measure(const struct meas *ms, int pi, int m, int k, int len, int lo
     MB_MPI(MPI_Barrier(ms->ctx->world));
     if (enters) {
         double t0, t1;
-        int sends = 0;
         if (m == MB_BEFF_ALLTOALLV)
             mb_beff_a2a_prepare(ms->x, p, len);
         /* A5.1: one untimed warm-up iteration for the 18 smallest sizes. */
@@ -199,12 +192,10 @@ static void measure(const struct meas *ms, int pi, int m, int k, int len, int lo
         t1 = mb_now();
         if (m == MB_BEFF_ALLTOALLV)
             mb_beff_a2a_reset(ms->x, p);
-        for (int j = 0; j < p->nsteps; j++)
-            sends += p->step[j].dest != MPI_PROC_NULL;
         if (p->participation == 1) {
             double t = t1 - t0 > 0 ? t1 - t0 : ms->tick;
             local[R_TMAX] = t;
-            local[R_PMIN] = local[R_PSUM] = local[R_PMAX] = (double)len * loops * sends / t;
+            local[R_PMIN] = local[R_PSUM] = local[R_PMAX] = (double)len * loops * p->sends / t;
         }
     }
     MB_MPI(MPI_Reduce(local, r, R_N, MPI_DOUBLE, ms->op, 0, ms->ctx->world));
@@ -255,7 +246,7 @@ static void calibrate(const struct meas *ms, int rep, double tsum[MB_BEFF_METHOD
     for (int pi = 0; pi < ms->set->n; pi++)
         for (int m = 0; m < MB_BEFF_METHODS; m++) {
             double r[R_N];
-            if (!measurable(&ms->set->p[pi], m))
+            if (!mb_beff_measurable(&ms->set->p[pi], m))
                 continue;
             measure(ms, pi, m, 0, 1, MB_BEFF_CAL_LOOPS, rep, r);
             tsum[m] += r[R_TMAX];
@@ -374,7 +365,8 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                 const int best = shortened ? d->best[rep * d->npat + pi] : -1;
                 for (int m = 0; m < MB_BEFF_METHODS; m++) {
                     double r[R_N];
-                    if (!measurable(&set->p[pi], m) || (last_two && m != best) || msg[m] == 0)
+                    if (!mb_beff_measurable(&set->p[pi], m) || (last_two && m != best) ||
+                        msg[m] == 0)
                         continue;
                     measure(&ms, pi, m, k, (int)d->len[k], msg[m], rep, r);
                     if (ctx->rank == 0) {

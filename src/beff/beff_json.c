@@ -76,10 +76,7 @@ void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *
     mb_jobj_int(&o, "processes", n);
     mb_jobj_int(&o, "memory_per_process_mb", r->cfg->beff.memory_mb);
     mb_jobj_int(&o, "lmax_bytes", r->d->len[MB_BEFF_SIZES - 1]);
-    mb_jobj_str(&o, "profile",
-                r->cfg->beff.profile == MB_BEFF_PAPER ? "paper"
-                : r->cfg->beff.profile == MB_BEFF_V36 ? "3.6"
-                                                      : "3.6-test");
+    mb_jobj_str(&o, "profile", mb_beff_profile_name[r->cfg->beff.profile]);
     mb_jobj_int(&o, "repetitions", r->d->nrep);
     mb_jobj_int(&o, "random_patterns", r->cfg->beff.random);
     mb_jobj_int(&o, "seed", r->cfg->beff.seed);

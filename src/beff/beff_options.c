@@ -61,29 +61,27 @@ static void show_seed(const struct mb_config *cfg, char *buf, size_t len)
     snprintf(buf, len, "%lld%s", cfg->beff.seed, cfg->beff.seed_given ? "" : " (from the clock)");
 }
 
+const char *const mb_beff_profile_name[3] = {
+    [MB_BEFF_PAPER] = "paper", [MB_BEFF_V36] = "3.6", [MB_BEFF_V36_TEST] = "3.6-test"};
+
 static int parse_profile(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "paper") == 0)
-        cfg->beff.profile = MB_BEFF_PAPER;
-    else if (strcmp(value, "3.6") == 0)
-        cfg->beff.profile = MB_BEFF_V36;
-    else if (strcmp(value, "3.6-test") == 0)
-        cfg->beff.profile = MB_BEFF_V36_TEST;
-    else
-        return mb_usage(err,
-                        "invalid value '%s' for --profile: expected 'paper', '3.6' or "
-                        "'3.6-test'",
-                        value);
-    return 0;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(value, mb_beff_profile_name[i]) == 0) {
+            cfg->beff.profile = i;
+            return 0;
+        }
+    return mb_usage(err, "invalid value '%s' for --profile: expected 'paper', '3.6' or '3.6-test'",
+                    value);
 }
 
 static void show_profile(const struct mb_config *cfg, char *buf, size_t len)
 {
-    static const char *const text[] = {
-        "paper (loops of 2.5-5 ms, 300 for the shortest message)",
-        "3.6 (0.5 s per size and method, 60 s rule for the two largest sizes)",
-        "3.6-test (b_eff 3.6 -D TEST: 0.005 s per size and method, 1 s rule)"};
-    snprintf(buf, len, "%s", text[cfg->beff.profile]);
+    static const char *const what[3] = {
+        [MB_BEFF_PAPER] = "loops of 2.5-5 ms, 300 for the shortest message",
+        [MB_BEFF_V36] = "0.5 s per size and method, 60 s rule for the two largest sizes",
+        [MB_BEFF_V36_TEST] = "b_eff 3.6 -D TEST: 0.005 s per size and method, 1 s rule"};
+    snprintf(buf, len, "%s (%s)", mb_beff_profile_name[cfg->beff.profile], what[cfg->beff.profile]);
 }
 
 static void show_maxloop(const struct mb_config *cfg, char *buf, size_t len)
@@ -116,7 +114,7 @@ static const struct mb_option rows[] = {
     {"--seed", NULL, MB_OPT_CUSTOM, 0, 0, 0, "S",
      "seed of the random rings (default: from the clock; printed either way)", parse_seed,
      show_seed},
-    {"--profile", NULL, MB_OPT_CUSTOM, 0, 0, 0, "paper|3.6",
+    {"--profile", NULL, MB_OPT_CUSTOM, 0, 0, 0, "paper|3.6|3.6-test",
      "loop-length rules: the papers' (default), b_eff 3.6's, or 3.6's -D TEST values",
      parse_profile, show_profile},
     {"--repetitions", NULL, MB_OPT_LONG, BEFF(repetitions), 1, 20, "N",

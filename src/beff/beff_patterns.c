@@ -297,7 +297,8 @@ void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nr
     for (int i = 0; i < set->n; i++) {
         mb_beff_pong_removal(&set->p[i]);
         for (int j = 0; j < set->p[i].nsteps; j++)
-            counts[2 * i] += set->p[i].step[j].dest != MPI_PROC_NULL;
+            set->p[i].sends += set->p[i].step[j].dest != MPI_PROC_NULL;
+        counts[2 * i] = set->p[i].sends;
         counts[2 * i + 1] = set->p[i].participation == 1;
         steps0[i] = set->p[i].nsteps;
     }

@@ -309,9 +309,17 @@ static void size_header(const struct mb_beff_report *r, const struct mb_out *o, 
     mb_printf(o, "%24s(latency of one sendrecv (or equivalent method) in microsec)\n", "");
 }
 
-/* A row of a per-size table: shown sizes, then the average, per process and accumulated. */
-static void size_row(const struct mb_out *o, const double *row, double n)
+/* A row of a per-size table: the latency of one step in microseconds, the shown sizes, then
+ * the average, per process and accumulated. */
+static void latency_and_row(const struct mb_out *o, const struct mb_beff_pattern *q,
+                            const double *row, double n)
 {
+    const double lat = step_latency(q, row[0]);
+
+    if (lat > 0)
+        mb_printf(o, "(%7.3f)", lat);
+    else
+        mb_printf(o, "(-------)");
     for (int i = 0; i < NSHOWN; i++)
         mb_printf(o, " %7.3f", row[shown[i]] / 1e6 / n);
     mb_printf(o, " -> %7.3f -> %10.3f MByte/s\n", row[MB_BEFF_AVG] / 1e6 / n,
@@ -351,26 +359,20 @@ static void by_method_size(const struct mb_beff_report *r, const struct mb_out *
         mb_printf(o, " p%02d %-17s\n", p, r->set->p[p].label);
         for (int m = 0; m < MB_BEFF_METHODS; m++) {
             const double *row = a->Bm + ((size_t)p * MB_BEFF_METHODS + (size_t)m) * W;
-            const double lat = step_latency(&r->set->p[p], row[0]);
             mb_printf(o, " p%02d method %d =%-7s :", p, m, mb_beff_method_label[m]);
-            if (lat > 0)
-                mb_printf(o, "(%7.3f)", lat);
-            else
-                mb_printf(o, "(-------)");
-            size_row(o, row, n);
+            latency_and_row(o, &r->set->p[p], row, n);
         }
     }
     for (int m = 0; m < MB_BEFF_METHODS; m++) {
-        char p0[64], p1[64], p2[64], p3[64];
-        const char *prefix[4] = {p0, p1, p2, p3};
-        snprintf(p0, sizeof p0, " - ring,      method %d = %-7s:%9s", m, mb_beff_method_label[m],
-                 "");
-        snprintf(p1, sizeof p1, " - random,    method %d = %-7s:%9s", m, mb_beff_method_label[m],
-                 "");
-        snprintf(p2, sizeof p2, " - average,   method %d = %-7s:%9s", m, mb_beff_method_label[m],
-                 "");
-        snprintf(p3, sizeof p3, " - accumulated, mthd %d = %-7s:%9s", m, mb_beff_method_label[m],
-                 "");
+        static const char *const what[4] = {"ring,      method", "random,    method",
+                                            "average,   method", "accumulated, mthd"};
+        char text[4][64];
+        const char *prefix[4];
+        for (int row = 0; row < 4; row++) {
+            snprintf(text[row], sizeof text[row], " - %s %d = %-7s:%9s", what[row], m,
+                     mb_beff_method_label[m], "");
+            prefix[row] = text[row];
+        }
         mb_printf(o, "\n");
         geo_rows(o, a->geo_m[m], n, prefix);
     }
@@ -415,15 +417,10 @@ static void by_pattern_size(const struct mb_beff_report *r, const struct mb_out 
     size_header(r, o, " pattern  /  msg-length:");
     for (int p = 0; p < r->set->n; p++) {
         const double *row = a->B + (size_t)p * W;
-        const double lat = step_latency(&r->set->p[p], row[0]);
         if (p == r->set->first_info)
             mb_printf(o, " -- additional patterns that are not used to compute b_eff:\n");
         mb_printf(o, " p%02d %-17s :", p, r->set->p[p].label);
-        if (lat > 0)
-            mb_printf(o, "(%7.3f)", lat);
-        else
-            mb_printf(o, "(-------)");
-        size_row(o, row, n);
+        latency_and_row(o, &r->set->p[p], row, n);
     }
     mb_printf(o, "\n");
     geo_rows(o, a->geo, n, prefix);

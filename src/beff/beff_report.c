@@ -101,11 +101,10 @@ void mb_beff_progress(const struct mb_ctx *ctx, const struct mb_beff_data *d,
 void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int prot)
 {
     const struct mb_beff_patterns *set = r->set;
-    static const char *const profile[] = {"paper", "3.6", "3.6-test"};
 
     mb_printf(o, "\nSECTION-HEAD-BEGIN\n\n");
     mb_printf(o, "mpibench %s b_eff (methodology of b_eff 3.6), loop-length rules: %s\n\n",
-              MB_VERSION, profile[r->cfg->beff.profile]);
+              MB_VERSION, mb_beff_profile_name[r->cfg->beff.profile]);
     mb_printf(o, "MEMORY_PER_PROCESSOR = %ld MBytes  [1M = 1024*1024]\n", r->cfg->beff.memory_mb);
     /* Quirk Q7 fixed: the 1-D line is printed once and spelled correctly. */
     if (prot)

@@ -130,7 +130,7 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         mb_beff_head(&r, &ctx->out, 0);
         for (int p = 0; p < set.n; p++)
             for (int m = 0; m < MB_BEFF_METHODS; m++)
-                n += set.p[p].messages > 0 && (!set.p[p].sendrecv_only || m == 0);
+                n += mb_beff_measurable(&set.p[p], m);
         mb_printf(&ctx->out,
                   "# dry run: %lld measurements per size and repetition, %d sizes, %d "
                   "repetitions; buffers 2 x %zu bytes per process\n",
