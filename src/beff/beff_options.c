@@ -126,7 +126,7 @@ static const struct mb_option rows[] = {
      "same as --help", NULL, NULL},
 };
 
-const struct mb_option_set mb_beff_option_set = {rows, sizeof rows / sizeof rows[0]};
+const struct mb_option_set mb_beff_option_set = {rows, sizeof rows / sizeof rows[0], 0};
 
 /* The directory part of a path prefix ("." when there is none). */
 static void dir_of(const char *prefix, char *dir, size_t len)

@@ -11,6 +11,11 @@ void mb_config_defaults(struct mb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->suite = -1;
     cfg->imb.multi = -1;
+    /* Presta 1.2's compile-time defaults (util.h; presta.md §1.1). */
+    cfg->presta.start = 32;
+    cfg->presta.stop = 8388608;
+    cfg->presta.factor = 2;
+    cfg->presta.samples = 1;
 }
 
 void mb_config_free(struct mb_config *cfg)
@@ -24,6 +29,11 @@ void mb_config_free(struct mb_config *cfg)
     free(cfg->imb.lengths);
     free(cfg->imb.selected);
     free(cfg->beff.prefix);
+    free(cfg->presta.count_file);
+    free(cfg->presta.alloc);
+    free(cfg->presta.sizes_file);
+    free(cfg->presta.counts);
+    free(cfg->presta.sizes);
     memset(cfg, 0, sizeof *cfg);
 }
 
@@ -68,5 +78,12 @@ void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm)
                 rank);
     bcast_string(&cfg->beff.prefix, comm, rank);
     bcast_block((void **)&cfg->imb.selected, cfg->imb.n_selected * sizeof *cfg->imb.selected, comm,
+                rank);
+    bcast_string(&cfg->presta.count_file, comm, rank);
+    bcast_string(&cfg->presta.alloc, comm, rank);
+    bcast_string(&cfg->presta.sizes_file, comm, rank);
+    bcast_block((void **)&cfg->presta.counts, cfg->presta.n_counts * sizeof *cfg->presta.counts,
+                comm, rank);
+    bcast_block((void **)&cfg->presta.sizes, cfg->presta.n_sizes * sizeof *cfg->presta.sizes, comm,
                 rank);
 }

@@ -60,6 +60,31 @@ struct mb_beff_config {
     long max_looplength; /* --max-looplength N: loop length bound (0 = none, 3.6 profiles) */
 };
 
+/* Presta 1.2 settings (SPEC §7, presta.md §1.1 and §9.5). The letters keep the original
+ * defaults; the resolved lists are filled by rank 0 during validation and broadcast. */
+struct mb_presta_config {
+    long start, stop, factor; /* -b, -e, -s: message sizes (com, rma) */
+    long epochs;              /* -c: rma epochs per measurement */
+    char *count_file;         /* -f: process-count file */
+    long ops;                 /* -o: operations per measurement (rma: per epoch) */
+    char *alloc;              /* -p: "b" (block) or "c" (cyclic) */
+    long ppn;                 /* -t: processes per SMP; 0 = not given */
+    int list_pairs;           /* -i */
+    int no_barrier;           /* -n */
+    int nearby;               /* -r */
+    long samples;             /* --samples N: samples per measurement (fastest reported) */
+    char *sizes_file;         /* --sizes FILE: message sizes instead of -b/-e/-s */
+    int node_map;             /* --node-map: print which ranks share a node */
+    long args[3];             /* allred: compute iterations, inner iterations, samples */
+    int nargs;                /* allred: positional arguments seen */
+    /* Resolved by rank 0. */
+    int cyclic;        /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
+    int *counts;       /* active-process counts (presta.md §1.2) */
+    size_t n_counts;
+    long long *sizes;  /* message sizes (presta.md §2.2, or --sizes) */
+    size_t n_sizes;
+};
+
 struct mb_config {
     int suite;     /* index into the suite table */
     char *prog;    /* the name messages are prefixed with, e.g. "IMB-MPI1" */
@@ -68,6 +93,7 @@ struct mb_config {
     struct mb_common_config common;
     struct mb_imb_config imb;
     struct mb_beff_config beff;
+    struct mb_presta_config presta;
 };
 
 void mb_config_defaults(struct mb_config *cfg);

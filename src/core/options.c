@@ -131,6 +131,35 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
     return 0;
 }
 
+/* Presta's letters (presta.md §1.1): "-o100" is "-o 100". Returns 1 when arg is not for a
+ * letter set, else 0 or the usage status. */
+static int letter_option(const struct mb_option_set *sets, size_t nsets, const char *arg,
+                         struct mb_config *cfg, struct mb_error *err)
+{
+    int any = 0;
+
+    for (size_t s = 0; s < nsets; s++) {
+        if (!sets[s].letters)
+            continue;
+        any = 1;
+        for (size_t i = 0; i < sets[s].n; i++) {
+            const struct mb_option *o = &sets[s].rows[i];
+            char typed[3] = {'-', arg[1], '\0'};
+            if (strcmp(o->name, typed) != 0)
+                continue;
+            if (o->kind == MB_OPT_FLAG)
+                return mb_usage(err, "option %s takes no value ('%s'); give flags separately",
+                                typed, arg);
+            return apply(o, typed, arg + 2, cfg, err);
+        }
+    }
+    if (!any)
+        return 1;
+    /* The original's wording (quirk Q1), for every rank this time. */
+    return mb_usage(err, "Invalid flag -%c! (unknown option '%s'; -h lists the options)", arg[1],
+                    arg);
+}
+
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
                      int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err)
 {
@@ -142,6 +171,14 @@ int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_position
         char typed[128];
         int rc;
 
+        if (!o && arg[0] == '-' && arg[1] != '-' && arg[1] != '\0') {
+            rc = letter_option(sets, nsets, arg, cfg, err);
+            if (rc != 1) {
+                if (rc != 0)
+                    return rc;
+                continue;
+            }
+        }
         if (!o) {
             /* A lone "-" or a negative number is not a flag, but nothing takes it here. */
             if (arg[0] == '-' && arg[1] != '\0')

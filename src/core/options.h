@@ -43,6 +43,9 @@ typedef int (*mb_positional_fn)(struct mb_config *cfg, const char *arg, struct m
 struct mb_option_set {
     const struct mb_option *rows;
     size_t n;
+    /* Presta's single-letter grammar (presta.md §1.1): a two-character row "-o" also matches
+     * "-o100" (value attached), and an unknown "-x..." is reported as "Invalid flag -x!". */
+    int letters;
 };
 
 /* Parses argv[first..argc-1] against the sets (searched in order). Returns 0 or 2 (err set). */

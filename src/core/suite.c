@@ -10,6 +10,11 @@
 extern const struct mb_suite mb_suite_imb_mpi1;
 extern const struct mb_suite mb_suite_run;
 extern const struct mb_suite mb_suite_beff;
+extern const struct mb_suite mb_suite_presta_com;
+extern const struct mb_suite mb_suite_presta_laten;
+extern const struct mb_suite mb_suite_presta_rma;
+extern const struct mb_suite mb_suite_presta_allred;
+extern const struct mb_suite mb_suite_presta_globalop;
 
 /* Suites not built yet answer "not implemented yet" (run == NULL). */
 static const struct mb_suite suite_imb_ext = {
@@ -18,21 +23,11 @@ static const struct mb_suite suite_imb_io = {
     .name = "imb-io", .legacy = "IMB-IO", .title = "IMB-IO MPI-IO benchmarks"};
 static const struct mb_suite suite_beffio = {
     .name = "beffio", .legacy = "b_eff_io", .title = "b_eff_io effective I/O bandwidth"};
-static const struct mb_suite suite_com = {
-    .name = "presta-com", .legacy = "com", .title = "Presta com bandwidth/latency"};
-static const struct mb_suite suite_laten = {
-    .name = "presta-laten", .legacy = "laten", .title = "Presta laten latency"};
-static const struct mb_suite suite_rma = {
-    .name = "presta-rma", .legacy = "rma", .title = "Presta rma one-sided"};
-static const struct mb_suite suite_allred = {
-    .name = "presta-allred", .legacy = "allred", .title = "Presta allred Allreduce"};
-static const struct mb_suite suite_globalop = {
-    .name = "presta-globalop", .legacy = "globalop", .title = "Presta globalop global operations"};
-
 static const struct mb_suite *const suites[] = {
-    &mb_suite_run,  &mb_suite_imb_mpi1, &suite_imb_ext,  &suite_imb_io,
-    &mb_suite_beff, &suite_beffio,      &suite_com,      &suite_laten,
-    &suite_rma,     &suite_allred,      &suite_globalop,
+    &mb_suite_run,          &mb_suite_imb_mpi1,    &suite_imb_ext,
+    &suite_imb_io,          &mb_suite_beff,        &suite_beffio,
+    &mb_suite_presta_com,   &mb_suite_presta_laten, &mb_suite_presta_rma,
+    &mb_suite_presta_allred, &mb_suite_presta_globalop,
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };
 
@@ -97,8 +92,8 @@ int mb_suite_find(const char *word, int by_legacy)
 
 size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[2])
 {
-    sets[0] = s->options ? *s->options : (struct mb_option_set){NULL, 0};
-    sets[1] = (struct mb_option_set){mb_common_options, mb_n_common_options};
+    sets[0] = s->options ? *s->options : (struct mb_option_set){NULL, 0, 0};
+    sets[1] = (struct mb_option_set){mb_common_options, mb_n_common_options, 0};
     return 2;
 }
 

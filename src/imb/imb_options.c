@@ -292,7 +292,7 @@ static const struct mb_option imb_options[] = {
      "benchmark names, one per line ('#' comments allowed)", parse_input, show_input},
 };
 const struct mb_option_set mb_imb_option_set = {imb_options,
-                                                sizeof imb_options / sizeof imb_options[0]};
+                                                sizeof imb_options / sizeof imb_options[0], 0};
 
 void mb_imb_usage(FILE *out)
 {

@@ -27,7 +27,7 @@ static const char *write_file(const char *content)
 /* Parses argv (after the program name) the way rank 0 does; returns the status. */
 static int parse(struct mb_config *cfg, struct mb_error *err, int argc, char **argv)
 {
-    struct mb_option_set sets[2] = {mb_imb_option_set, {mb_common_options, mb_n_common_options}};
+    struct mb_option_set sets[2] = {mb_imb_option_set, {mb_common_options, mb_n_common_options, 0}};
     mb_config_defaults(cfg);
     memset(err, 0, sizeof *err);
     return mb_options_parse(sets, 2, mb_imb_positional, argc, argv, 1, cfg, err);

@@ -1,0 +1,90 @@
+/* Presta 1.2 (SPEC §7, presta.md): what com, laten and rma share at run time - the pairing
+ * job, the butterfly barrier, active communicators, the -i pairs block, the Test Parameters
+ * block, the footer - and the result rows that the text and JSON printers render. */
+#ifndef MB_PRESTA_H
+#define MB_PRESTA_H
+
+#include "core/suite.h"
+#include "presta/presta_plan.h"
+
+#include <mpi.h>
+
+/* One run of com, laten or rma: the layout, this rank's partner and the running tallies. */
+struct mb_presta_job {
+    const struct mb_ctx *ctx;
+    const struct mb_config *cfg;
+    struct mb_presta_layout layout;
+    int partner;       /* target(rank), fixed for the run (presta.md §1.3) */
+    double min_sample; /* smallest reported sample time ("Ticks for minimum sample") */
+    long long rows, defects;
+};
+
+void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
+                        const struct mb_config *cfg, double min_sample_initial);
+
+/* The butterfly barrier of presta.md §1.5 (zero-byte messages, tag 1) on comm. */
+void mb_presta_barrier(MPI_Comm comm);
+
+/* Collective over the world: the active communicator of a process set of P ranks
+ * (presta.md §1.4), MPI_COMM_NULL on inactive ranks. */
+MPI_Comm mb_presta_active_comm(const struct mb_presta_job *job, int P);
+
+/* Rank 0: the -i block listing the active pairs of a process set (presta.md §1.4). */
+void mb_presta_pairs_block(const struct mb_presta_job *job, int P);
+
+/* Rank 0: the provenance lines that precede the original output. */
+void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg);
+
+/* Rank 0: a column line and its dash rule: as many dashes as the line is wide, plus extra
+ * (rma's rule is one longer, quirk Q19). */
+void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra);
+
+/* Rank 0: the Test Parameters block of com and laten (presta.md §1.9). */
+void mb_presta_params_block(const struct mb_presta_job *job);
+
+/* Collective: the host/partner listing and the timer lines (presta.md §1.6); also the
+ * presta_footer JSON record. */
+void mb_presta_footer(const struct mb_presta_job *job);
+
+/* Collective: "Rank id %4d ran on %s" for every rank (presta.md §1.7). */
+void mb_presta_host_list(const struct mb_ctx *ctx);
+
+/* Collective (--node-map): which ranks share a node (MPI_Comm_split_type), and a warning
+ * when -t does not describe that layout. */
+void mb_presta_node_map(const struct mb_presta_job *job);
+
+/* Collective: the SUM of a defect count over the world, recorded in the job (rank 0). */
+void mb_presta_add_defects(struct mb_presta_job *job, long long mine);
+
+/* The end of a run of com, laten or rma: summary record, check verdict, exit status. */
+int mb_presta_finish(const struct mb_presta_job *job, double seconds);
+
+/* One reported measurement (a table row of com, laten or rma). */
+struct mb_presta_row {
+    const char *test; /* "Unidirectional", "Unidir. Put", "Latency", ... */
+    int procs;        /* P */
+    long long size;   /* bytes per operation */
+    long ops;         /* -o */
+    long epochs;      /* rma -c; 0 elsewhere */
+    double time;      /* T: the reported sample, seconds (max over ranks) */
+    double bandwidth; /* MB/s, 10^6 bytes (not for laten) */
+    double op_us;     /* op time, or laten's latency, in microseconds */
+    const double *samples; /* every sample's T (--samples), nsamples values */
+    long nsamples;
+    long long defects; /* -1 without --check */
+};
+
+/* Picks the reported sample (the fastest: the original takes one) and counts it for the
+ * footer's "minimum sample" when positive. */
+double mb_presta_pick(const double *samples, long n);
+
+/* Rank 0: the JSON record of a row (type presta_row). */
+void mb_presta_json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r);
+
+/* Rank 0: a data-check line after a row with defects. */
+void mb_presta_defect_line(const struct mb_ctx *ctx, const struct mb_presta_row *r);
+
+/* The watchdog label of one measurement. */
+void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size);
+
+#endif

@@ -1,0 +1,387 @@
+/* What com, laten and rma share at run time (presta.md §1.4-1.9). */
+#include "presta/presta.h"
+
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/report_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
+                        const struct mb_config *cfg, double min_sample_initial)
+{
+    memset(job, 0, sizeof *job);
+    job->ctx = ctx;
+    job->cfg = cfg;
+    job->layout = (struct mb_presta_layout){ctx->size, (int)cfg->presta.ppn, cfg->presta.cyclic,
+                                            cfg->presta.nearby};
+    job->partner = mb_presta_target(&job->layout, ctx->rank);
+    job->min_sample = min_sample_initial;
+}
+
+void mb_presta_barrier(MPI_Comm comm)
+{
+    struct mb_bfly_step steps[72];
+    int rank, size, n;
+    MPI_Status st;
+
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    MB_MPI(MPI_Comm_size(comm, &size));
+    n = mb_presta_butterfly(rank, size, steps, 72);
+    for (int i = 0; i < n; i++) {
+        const int peer = steps[i].peer;
+        switch (steps[i].op) {
+        case MB_BFLY_RECV:
+            MB_MPI(MPI_Recv(NULL, 0, MPI_INT, peer, 1, comm, &st));
+            break;
+        case MB_BFLY_SEND:
+            MB_MPI(MPI_Send(NULL, 0, MPI_INT, peer, 1, comm));
+            break;
+        case MB_BFLY_SENDRECV:
+            MB_MPI(MPI_Sendrecv(NULL, 0, MPI_INT, peer, 1, NULL, 0, MPI_INT, peer, 1, comm, &st));
+            break;
+        }
+    }
+}
+
+MPI_Comm mb_presta_active_comm(const struct mb_presta_job *job, int P)
+{
+    const int key = mb_presta_active_key(&job->layout, P, job->ctx->rank);
+    MPI_Comm c;
+
+    MB_MPI(MPI_Comm_split(job->ctx->world, key >= 0 ? 0 : MPI_UNDEFINED, key, &c));
+    if (c != MPI_COMM_NULL)
+        MB_MPI(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+    return c;
+}
+
+void mb_presta_pairs_block(const struct mb_presta_job *job, int P)
+{
+    const struct mb_out *out = &job->ctx->out;
+
+    if (job->ctx->rank != 0 || !job->cfg->presta.list_pairs)
+        return;
+    mb_printf(out, "\nCurrent pairs, %s allocation\n",
+              mb_presta_cyclic(&job->layout) ? "cyclic" : "block");
+    for (int idx = 0; idx < P / 2; idx++) {
+        const int a = mb_presta_pair_first(&job->layout, idx);
+        mb_printf(out, "  %5d:%5d\n", a, mb_presta_target(&job->layout, a));
+    }
+    mb_printf(out, "\n");
+    mb_flush(out);
+}
+
+void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    mb_printf(&ctx->out, "#------------------------------------------------------------\n"
+                         "# mpibench %s: Presta 1.2 %s (SPEC §7)\n"
+                         "#------------------------------------------------------------\n",
+              ctx->suite->name, ctx->suite->legacy);
+    mb_provenance_text(ctx->prov, &ctx->out);
+    mb_settings_text(ctx->suite, cfg, &ctx->out);
+    mb_flush(&ctx->out);
+}
+
+void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra)
+{
+    const size_t n = strlen(cols) + (size_t)extra;
+    char *rule = mb_xmalloc(n + 1);
+
+    memset(rule, '-', n);
+    rule[n] = '\0';
+    mb_printf(&ctx->out, "%s\n%s\n", cols, rule);
+    free(rule);
+}
+
+void mb_presta_params_block(const struct mb_presta_job *job)
+{
+    const struct mb_out *out = &job->ctx->out;
+    const struct mb_presta_config *p = &job->cfg->presta;
+
+    mb_printf(out, "\nTest Parameters\n---------------\n");
+    mb_printf(out, "Operations per measurement : %8ld\n", p->ops);
+    if (p->count_file)
+        mb_printf(out, "Process count file : %s\n", p->count_file);
+    if (p->ppn > 0)
+        mb_printf(out, "Processes per SMP          : %8ld\n", p->ppn);
+    /* With -p restricted to b and c (quirk Q4), the letter is what ran. */
+    mb_printf(out, "Process pair allocation    : %8s\n", p->cyclic ? "cyclic" : "block");
+    /* mpibench's additions, only when asked for (the default block is the original's). */
+    if (p->samples > 1)
+        mb_printf(out, "Samples per measurement    : %8ld (fastest reported)\n", p->samples);
+    if (p->sizes_file)
+        mb_printf(out, "Message size file : %s\n", p->sizes_file);
+    if (p->no_barrier)
+        mb_printf(out, "\nBarrier not included in measurement.\n");
+    mb_printf(out, "\n");
+    mb_flush(out);
+}
+
+/* Rank 0 gets every rank's processor name, MPI_MAX_PROCESSOR_NAME bytes each. */
+static char *gather_names(const struct mb_ctx *ctx)
+{
+    char mine[MPI_MAX_PROCESSOR_NAME];
+    char *all = NULL;
+    int len = 0;
+
+    memset(mine, 0, sizeof mine);
+    MB_MPI(MPI_Get_processor_name(mine, &len));
+    if (ctx->rank == 0)
+        all = mb_xmalloc((size_t)ctx->size * MPI_MAX_PROCESSOR_NAME);
+    MB_MPI(MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME,
+                      MPI_CHAR, 0, ctx->world));
+    return all;
+}
+
+static double wtime(void *unused)
+{
+    (void)unused;
+    return mb_now();
+}
+
+void mb_presta_footer(const struct mb_presta_job *job)
+{
+    const struct mb_ctx *ctx = job->ctx;
+    char *names = gather_names(ctx);
+    double tick, oh;
+    struct mb_jobj o;
+
+    if (ctx->rank != 0)
+        return;
+    /* Every rank with its partner under the partner rule, active or not (quirk Q23). */
+    mb_printf(&ctx->out, "\n");
+    for (int i = 0; i < ctx->size; i++) {
+        const int t = mb_presta_target(&job->layout, i);
+        mb_printf(&ctx->out, "Rank id %4d (%s) communicated with rank id %4d (%s)\n", i,
+                  names + (size_t)i * MPI_MAX_PROCESSOR_NAME, t,
+                  names + (size_t)t * MPI_MAX_PROCESSOR_NAME);
+    }
+    mb_printf(&ctx->out, "\n");
+    free(names);
+    tick = MPI_Wtick();
+    oh = mb_presta_wtime_overhead(wtime, NULL);
+    mb_printf(&ctx->out, "\nMPI_Wtick returns           %11.9f\n", tick);
+    mb_printf(&ctx->out, "MPI_Wtime overhead          %11.9f\n", oh);
+    mb_printf(&ctx->out, "Ticks for minimum sample    %11.0f\n\n", job->min_sample / tick);
+    mb_flush(&ctx->out);
+    if (!ctx->json)
+        return;
+    mb_jobj_begin(&o, "presta_footer");
+    mb_jobj_str(&o, "program", ctx->suite->legacy);
+    mb_jobj_num(&o, "wtick_sec", tick);
+    mb_jobj_num(&o, "wtime_overhead_sec", oh);
+    mb_jobj_num(&o, "min_sample_sec", job->min_sample);
+    mb_jobj_num(&o, "ticks_min_sample", job->min_sample / tick);
+    {
+        int *partners = mb_xmalloc((size_t)ctx->size * sizeof *partners);
+        for (int i = 0; i < ctx->size; i++)
+            partners[i] = mb_presta_target(&job->layout, i);
+        mb_jarray_ints(&o, "partners", partners, (size_t)ctx->size);
+        free(partners);
+    }
+    mb_jobj_write(&o, ctx->json);
+}
+
+void mb_presta_host_list(const struct mb_ctx *ctx)
+{
+    char *names = gather_names(ctx);
+
+    if (ctx->rank != 0)
+        return;
+    mb_printf(&ctx->out, "\n");
+    for (int i = 0; i < ctx->size; i++)
+        mb_printf(&ctx->out, "Rank id %4d ran on %s\n", i,
+                  names + (size_t)i * MPI_MAX_PROCESSOR_NAME);
+    mb_printf(&ctx->out, "\n");
+    mb_flush(&ctx->out);
+    free(names);
+}
+
+/* Whether the node of every rank is the block of ppn consecutive ranks it belongs to. */
+static int blocks_match(const int *leader, int w, int ppn)
+{
+    for (int r = 0; r < w; r++) {
+        const int first = r - r % ppn;
+        if (leader[r] != leader[first])
+            return 0;
+        if (r == first && r > 0 && leader[r] == leader[r - 1])
+            return 0;
+    }
+    return 1;
+}
+
+void mb_presta_node_map(const struct mb_presta_job *job)
+{
+    const struct mb_ctx *ctx = job->ctx;
+    const int ppn = (int)job->cfg->presta.ppn;
+    MPI_Comm node;
+    int leader = ctx->rank, *leaders = NULL;
+    char *names;
+
+    if (!job->cfg->presta.node_map)
+        return;
+    /* The lowest world rank of each node names the node. */
+    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node));
+    MB_MPI(MPI_Comm_free(&node));
+    if (ctx->rank == 0)
+        leaders = mb_xmalloc((size_t)ctx->size * sizeof *leaders);
+    MB_MPI(MPI_Gather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, 0, ctx->world));
+    names = gather_names(ctx);
+    if (ctx->rank == 0) {
+        const struct mb_out *out = &ctx->out;
+        int nodes = 0, same = 0, matches = 1;
+        mb_printf(out, "# Ranks sharing a node (MPI_Comm_split_type):\n");
+        for (int r = 0; r < ctx->size; r++) {
+            if (leaders[r] != r)
+                continue;
+            nodes++;
+            mb_printf(out, "#   %s:", names + (size_t)r * MPI_MAX_PROCESSOR_NAME);
+            for (int k = r; k < ctx->size; k++)
+                if (leaders[k] == r)
+                    mb_printf(out, " %d", k);
+            mb_printf(out, "\n");
+        }
+        for (int r = 0; r < ctx->size; r++)
+            same += leaders[r] == leaders[mb_presta_target(&job->layout, r)];
+        mb_printf(out, "# %d node%s; %d of %d ranks have their partner on the same node\n", nodes,
+                  nodes == 1 ? "" : "s", same, ctx->size);
+        if (ppn > 0 && !blocks_match(leaders, ctx->size, ppn)) {
+            matches = 0;
+            mb_printf(out,
+                      "# warning: -t %d assumes blocks of %d consecutive ranks per node; the "
+                      "nodes above differ\n",
+                      ppn, ppn);
+            fprintf(stderr,
+                    "%s: warning: -t %d assumes blocks of %d consecutive ranks per node, but the "
+                    "ranks share nodes differently (see the node map)\n",
+                    job->cfg->prog, ppn, ppn);
+        }
+        mb_flush(out);
+        if (ctx->json) {
+            struct mb_jobj o;
+            mb_jobj_begin(&o, "presta_nodes");
+            mb_jobj_int(&o, "nodes", nodes);
+            mb_jarray_ints(&o, "node_of_rank", leaders, (size_t)ctx->size);
+            mb_jobj_int(&o, "partners_on_same_node", same);
+            if (ppn > 0)
+                mb_jobj_bool(&o, "ppn_matches", matches);
+            else
+                mb_jobj_null(&o, "ppn_matches");
+            mb_jobj_write(&o, ctx->json);
+        }
+    }
+    free(names);
+    free(leaders);
+}
+
+void mb_presta_add_defects(struct mb_presta_job *job, long long mine)
+{
+    long long sum = 0;
+
+    MB_MPI(MPI_Reduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, job->ctx->world));
+    if (job->ctx->rank == 0)
+        job->defects += sum;
+}
+
+int mb_presta_finish(const struct mb_presta_job *job, double seconds)
+{
+    const struct mb_ctx *ctx = job->ctx;
+    long long defects = 0;
+    int status;
+
+    if (ctx->rank == 0)
+        defects = job->defects;
+    MB_MPI(MPI_Bcast(&defects, 1, MPI_LONG_LONG, 0, ctx->world));
+    status = defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    if (ctx->rank == 0) {
+        if (job->cfg->common.check)
+            mb_printf(&ctx->out, "# Data check (--check): %lld defects\n", defects);
+        mb_json_summary(ctx, status, job->rows, defects, seconds, 0);
+        if (defects > 0)
+            fprintf(stderr, "%s: %s: %lld defects found\n", job->cfg->prog,
+                    mb_error_label(MB_ERR_DEFECT), defects);
+        mb_flush(&ctx->out);
+    }
+    return status;
+}
+
+double mb_presta_pick(const double *samples, long n)
+{
+    double best = samples[0];
+
+    for (long i = 1; i < n; i++)
+        if (samples[i] < best)
+            best = samples[i];
+    return best;
+}
+
+void mb_presta_json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+{
+    struct mb_jobj o;
+
+    if (!ctx->json)
+        return;
+    mb_jobj_begin(&o, "presta_row");
+    mb_jobj_str(&o, "program", ctx->suite->legacy);
+    mb_jobj_str(&o, "test", r->test);
+    mb_jobj_int(&o, "processes", r->procs);
+    mb_jobj_int(&o, "size_bytes", r->size);
+    mb_jobj_int(&o, "ops", r->ops);
+    if (r->epochs > 0)
+        mb_jobj_int(&o, "epochs", r->epochs);
+    mb_jobj_num(&o, "time_sec", r->time);
+    if (strcmp(ctx->suite->legacy, "laten") == 0) {
+        mb_jobj_num(&o, "latency_us", r->op_us);
+    } else {
+        mb_jobj_num(&o, "bandwidth_mbs", r->bandwidth);
+        mb_jobj_num(&o, "op_time_us", r->op_us);
+    }
+    mb_jarray_nums(&o, "samples_sec", r->samples, (size_t)r->nsamples, 1, 1.0);
+    if (r->defects >= 0)
+        mb_jobj_int(&o, "defects", r->defects);
+    mb_jobj_write(&o, ctx->json);
+}
+
+void mb_presta_defect_line(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+{
+    if (r->defects > 0)
+        mb_printf(&ctx->out, "*** data check: %lld defects in %s, %d processes, %lld bytes\n",
+                  r->defects, r->test, r->procs, r->size);
+}
+
+void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size)
+{
+    char label[160];
+
+    if (!ctx->wd)
+        return;
+    snprintf(label, sizeof label, "%s: %s, %d processes, %lld bytes", ctx->suite->legacy, test,
+             procs, size);
+    mb_watchdog_arm(ctx->wd, label);
+}
+
+int mb_presta_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    const struct mb_presta_config *p = &cfg->presta;
+    const struct mb_out *out = &ctx->out;
+
+    if (ctx->rank != 0)
+        return 0;
+    mb_presta_preamble(ctx, cfg);
+    if (p->n_counts > 0) {
+        mb_printf(out, "# dry run: process sets");
+        for (size_t i = 0; i < p->n_counts; i++)
+            mb_printf(out, " %d", p->counts[i]);
+        mb_printf(out, "; %zu message sizes", p->n_sizes);
+        if (p->n_sizes > 0)
+            mb_printf(out, " (%lld ... %lld bytes)", p->sizes[0], p->sizes[p->n_sizes - 1]);
+        mb_printf(out, "; %ld sample(s) per measurement\n", p->samples);
+    } else {
+        mb_printf(out, "# dry run: %s on %d processes\n", ctx->suite->legacy, ctx->size);
+    }
+    mb_flush(out);
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* Presta's command lines (presta.md §1.1, §1.8, §5.1, §6.1) and their validation, with the
+ * quirks of §8 turned into clear errors. Only rank 0 runs this code. */
+#ifndef MB_PRESTA_OPTIONS_H
+#define MB_PRESTA_OPTIONS_H
+
+#include "core/suite.h"
+
+#include <stdio.h>
+
+/* The letters shared by com, laten and rma, plus --samples, --sizes and --node-map. */
+extern const struct mb_option_set mb_presta_letter_set;
+
+/* allred's three positional numbers. */
+int mb_presta_allred_arg(struct mb_config *cfg, const char *arg, struct mb_error *err);
+
+int mb_presta_validate_com(struct mb_config *cfg, const struct mb_provenance *prov,
+                           struct mb_error *err);
+int mb_presta_validate_laten(struct mb_config *cfg, const struct mb_provenance *prov,
+                             struct mb_error *err);
+int mb_presta_validate_rma(struct mb_config *cfg, const struct mb_provenance *prov,
+                           struct mb_error *err);
+int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance *prov,
+                              struct mb_error *err);
+int mb_presta_validate_globalop(struct mb_config *cfg, const struct mb_provenance *prov,
+                                struct mb_error *err);
+
+/* The original usage texts (presta.md §1.8), printed by -h / --help. */
+void mb_presta_usage_com(FILE *out);
+void mb_presta_usage_laten(FILE *out);
+void mb_presta_usage_rma(FILE *out);
+void mb_presta_usage_allred(FILE *out);
+void mb_presta_usage_globalop(FILE *out);
+
+/* --dry-run of all five programs: the process sets, sizes and pairs that would run. */
+int mb_presta_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg);
+
+#endif

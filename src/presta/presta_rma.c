@@ -1,0 +1,310 @@
+/* rma: MPI-2 one-sided Put/Get bandwidth with fences (presta.md §4). One table row per test,
+ * one kernel; the driver reads the clock. */
+#include "presta/presta.h"
+#include "presta/presta_options.h"
+
+#include "core/buffers.h"
+#include "core/clock.h"
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rma_test {
+    const char *name;
+    int get;   /* MPI_Get, else MPI_Put */
+    int bidir; /* both ranks of a pair issue operations */
+};
+/* Run order (presta.md §4.2): test -> process set -> size. */
+static const struct rma_test rma_tests[] = {{"Unidir. Put", 0, 0},
+                                            {"Unidir. Get", 1, 0},
+                                            {"Bidir. Put", 0, 1},
+                                            {"Bidir. Get", 1, 1}};
+
+/* The state of one process set on an active rank. */
+struct rma_set {
+    MPI_Comm active, pair;
+    MPI_Win win;
+    char *mem;        /* window memory (MPI_Alloc_mem) */
+    MPI_Aint bytes;   /* its size: winUnit x ops */
+    int target;       /* the partner's rank in the pair communicator */
+    int issuer;       /* this rank issues operations */
+};
+
+/* One epoch's operations: ops transfers of size bytes to disjoint window sections
+ * (presta.md §4.4 step 5). */
+static void rma_kernel(const struct rma_test *t, const struct rma_set *s, char *origin,
+                       int size, long ops)
+{
+    for (long i = 0; i < ops; i++) {
+        const MPI_Aint off = (MPI_Aint)i * size;
+        if (t->get)
+            MB_MPI(MPI_Get(origin + off, size, MPI_CHAR, s->target, off, size, MPI_CHAR, s->win));
+        else
+            MB_MPI(MPI_Put(origin + off, size, MPI_CHAR, s->target, off, size, MPI_CHAR, s->win));
+    }
+}
+
+/* --check: one untimed epoch with patterned data. Put: the target's window must hold the
+ * origin's pattern; Get: the origin buffer must hold the target window's pattern. Returns
+ * the wrong bytes this rank sees. */
+static long long rma_check(const struct mb_presta_job *job, const struct rma_test *t,
+                           const struct rma_set *s, char *origin, int size)
+{
+    const size_t n = (size_t)job->cfg->presta.ops * (size_t)size;
+    const int rank = job->ctx->rank;
+    const int verifies = t->get ? (t->bidir || s->issuer) : (t->bidir || !s->issuer);
+
+    mb_fill_bytes(s->mem, n, rank, 0);
+    if (t->get)
+        memset(origin, 0, n);
+    else
+        mb_fill_bytes(origin, n, rank, 0);
+    if (job->cfg->common.selftest)
+        (t->get ? s->mem : origin)[n / 2] ^= 0x5a;
+    MB_MPI(MPI_Win_fence(0, s->win));
+    if (s->issuer)
+        rma_kernel(t, s, origin, size, job->cfg->presta.ops);
+    MB_MPI(MPI_Win_fence(0, s->win));
+    if (!verifies)
+        return 0;
+    return (long long)mb_check_bytes(t->get ? origin : s->mem, n, job->partner, 0);
+}
+
+/* One measurement (presta.md §4.4) on an active rank: the samples' times. */
+static long long rma_measure(const struct mb_presta_job *job, const struct rma_test *t,
+                             const struct rma_set *s, int size, double *times)
+{
+    const struct mb_presta_config *p = &job->cfg->presta;
+    const size_t n = (size_t)p->ops * (size_t)size;
+    char *origin = mb_buf_alloc(n);
+    long long bad = 0;
+
+    if (!origin)
+        mb_die("Failed to allocate RMA buffer! (%zu bytes)", n);
+    for (long k = 0; k < p->samples; k++) {
+        double t0;
+        MB_MPI(MPI_Win_fence(0, s->win));
+        mb_presta_barrier(s->active); /* always, even with -n */
+        t0 = mb_now();
+        for (long e = 0; e < p->epochs; e++) {
+            if (s->issuer)
+                rma_kernel(t, s, origin, size, p->ops);
+            MB_MPI(MPI_Win_fence(0, s->win));
+        }
+        if (!p->no_barrier)
+            mb_presta_barrier(s->active);
+        times[k] = mb_now() - t0;
+    }
+    if (job->cfg->common.check)
+        bad = rma_check(job, t, s, origin, size);
+    mb_buf_free(origin, n);
+    return bad;
+}
+
+/* Window memory through MPI_Alloc_mem with errors returned, so that a failure gets the
+ * original's advice (presta.md §4.3 step 4.1) instead of the library's abort. */
+static char *alloc_window(MPI_Aint bytes)
+{
+    MPI_Errhandler old;
+    char *mem = NULL;
+    int rc, len = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+
+    MB_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &old));
+    MB_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    rc = MPI_Alloc_mem(bytes, MPI_INFO_NULL, &mem);
+    MB_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, old));
+    MB_MPI(MPI_Errhandler_free(&old));
+    if (rc != MPI_SUCCESS) {
+        MPI_Error_string(rc, msg, &len);
+        mb_die("\nFailed to allocate enough memory for window (%lld bytes).\nUse fewer operations "
+               "per epoch or smaller message sizes.\n\n%s\n",
+               (long long)bytes, msg);
+    }
+    return mem;
+}
+
+/* Creates the pair's window. Open MPI 4.1's osc/rdma names the shared-memory segment of a
+ * window whose ranks share a node after the node, the job and the communicator's context id
+ * only - and all pair communicators of one MPI_Comm_split have the same id - so two pairs on
+ * one node that create their windows at the same time use the same file (seen here as
+ * MPI_ERR_WIN, or worse, a silently shared segment). Pairs within a node therefore create
+ * their windows one after another; pairs spanning two nodes use no such segment and go at
+ * once. All ranks of the node take part (collective over node). */
+static void rma_window_create(const struct mb_presta_job *job, struct rma_set *s, MPI_Comm node,
+                              int partner_node, int my_node)
+{
+    const int active = s->active != MPI_COMM_NULL, intra = partner_node == my_node;
+    const int lower = job->ctx->rank < job->partner ? job->ctx->rank : job->partner;
+    const int mine = (active && intra) ? lower : -1;
+    int n, round = 0, entries = 0, *all;
+
+    if (active && !intra)
+        MB_MPI(MPI_Win_create(s->mem, s->bytes, 1, MPI_INFO_NULL, s->pair, &s->win));
+    MB_MPI(MPI_Comm_size(node, &n));
+    all = mb_xmalloc((size_t)n * sizeof *all);
+    MB_MPI(MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, node));
+    for (int i = 0; i < n; i++) {
+        entries += all[i] >= 0;
+        round += all[i] >= 0 && all[i] < mine; /* two entries per earlier pair */
+    }
+    free(all);
+    for (int r = 0; r < entries / 2; r++) {
+        if (mine >= 0 && r == round / 2)
+            MB_MPI(MPI_Win_create(s->mem, s->bytes, 1, MPI_INFO_NULL, s->pair, &s->win));
+        MB_MPI(MPI_Barrier(node));
+    }
+}
+
+static void rma_set_open(const struct mb_presta_job *job, const struct rma_test *t, int P,
+                         long long max_size, const int nodes[2], MPI_Comm node,
+                         struct rma_set *s)
+{
+    const struct mb_ctx *ctx = job->ctx;
+    const int lower = ctx->rank < job->partner;
+
+    memset(s, 0, sizeof *s);
+    s->active = mb_presta_active_comm(job, P);
+    /* Quirk Q16: MPI_Comm_split instead of a per-rank group in MPI_Comm_create. */
+    MB_MPI(MPI_Comm_split(ctx->world, lower ? ctx->rank : job->partner, ctx->rank, &s->pair));
+    s->target = lower ? 1 : 0;
+    /* Quirk Q12: "lower rank of the pair" - the same ranks as the original's "world rank <
+     * W/2" for the default and cyclic pairings, and right for -r as well. */
+    s->issuer = t->bidir || lower;
+    if (s->active != MPI_COMM_NULL) {
+        /* 64-bit sizes (quirk Q15); the bidirectional doubling is the original's, unused. */
+        s->bytes = (MPI_Aint)(t->bidir ? 2 : 1) * (MPI_Aint)max_size *
+                   (MPI_Aint)job->cfg->presta.ops;
+        s->mem = alloc_window(s->bytes);
+        memset(s->mem, 0, (size_t)s->bytes);
+    }
+    rma_window_create(job, s, node, nodes[1], nodes[0]);
+    if (s->active == MPI_COMM_NULL)
+        return;
+    MB_MPI(MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN));
+    {
+        /* Link warm-up, once per process set: one byte from the higher to the lower rank. */
+        char byte = 0;
+        MPI_Status st;
+        if (lower)
+            MB_MPI(MPI_Recv(&byte, 1, MPI_CHAR, job->partner, 0, ctx->world, &st));
+        else
+            MB_MPI(MPI_Send(&byte, 1, MPI_CHAR, job->partner, 0, ctx->world));
+    }
+}
+
+static void rma_set_close(struct rma_set *s)
+{
+    if (s->active != MPI_COMM_NULL) {
+        MB_MPI(MPI_Win_free(&s->win));
+        MB_MPI(MPI_Free_mem(s->mem));
+        MB_MPI(MPI_Comm_free(&s->active));
+    }
+    MB_MPI(MPI_Comm_free(&s->pair));
+}
+
+/* Rank 0: one row (presta.md §4.5). */
+static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int P,
+                       long long size, const double *tmax, long long defects)
+{
+    const struct mb_ctx *ctx = job->ctx;
+    const struct mb_presta_config *p = &job->cfg->presta;
+    const double f = t->bidir ? P : P / 2, ops = (double)p->ops * (double)p->epochs;
+    struct mb_presta_row r = {t->name, P, size, p->ops, p->epochs, 0, 0, 0, tmax, p->samples,
+                              job->cfg->common.check ? defects : -1};
+
+    r.time = mb_presta_pick(tmax, p->samples);
+    r.bandwidth = (double)size * ops * f / r.time / 1e6;
+    r.op_us = r.time / ops * 1e6;
+    mb_printf(&ctx->out, "  %-12s   %9d   %12lld   %10ld  %15.3f   %12.3f\n", t->name, P, size,
+              p->ops, r.bandwidth, r.op_us);
+    mb_presta_defect_line(ctx, &r);
+    mb_flush(&ctx->out);
+    mb_presta_json_row(ctx, &r);
+    job->rows++;
+    job->defects += defects;
+}
+
+static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    const struct mb_presta_config *p = &cfg->presta;
+    const double start = mb_now();
+    const size_t n = (size_t)p->samples;
+    double *times = mb_xcalloc(n, sizeof *times), *tmax = mb_xcalloc(n, sizeof *tmax);
+    long long max_size = 0;
+    struct mb_presta_job job;
+
+    for (size_t z = 0; z < p->n_sizes; z++)
+        max_size = p->sizes[z] > max_size ? p->sizes[z] : max_size;
+    MPI_Comm node;
+    int nodes[2]; /* the node of this rank and of its partner: their lowest world ranks */
+    MPI_Status st;
+
+    mb_presta_job_init(&job, ctx, cfg, 99999.0);
+    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
+    nodes[0] = ctx->rank;
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &nodes[0], 1, MPI_INT, MPI_MIN, node));
+    MB_MPI(MPI_Sendrecv(&nodes[0], 1, MPI_INT, job.partner, 2, &nodes[1], 1, MPI_INT, job.partner,
+                        2, ctx->world, &st));
+    if (ctx->rank == 0)
+        mb_presta_preamble(ctx, cfg);
+    mb_presta_node_map(&job);
+    if (ctx->rank == 0) {
+        char cols[128];
+        snprintf(cols, sizeof cols, "  %-12s   %9s   %12s   %10s  %15s   %12s", "Test",
+                 "Processes", "Message Size", "Ops/Epoch", "Bandwidth (MB)", "Op time (us)");
+        mb_printf(&ctx->out, "\nUnidirectional and Bidirectional Communication Test\n\n");
+        mb_presta_columns(ctx, cols, 1); /* 87 dashes for 86 characters (quirk Q19) */
+        mb_flush(&ctx->out);
+    }
+    for (size_t k = 0; k < sizeof rma_tests / sizeof rma_tests[0]; k++) {
+        const struct rma_test *t = &rma_tests[k];
+        for (size_t c = 0; c < p->n_counts; c++) {
+            const int P = p->counts[c];
+            struct rma_set s;
+            double last = 0;
+            mb_presta_pairs_block(&job, P);
+            rma_set_open(&job, t, P, max_size, nodes, node, &s);
+            if (s.active != MPI_COMM_NULL) {
+                for (size_t z = 0; z < p->n_sizes; z++) {
+                    long long bad, defects = 0;
+                    mb_presta_arm(ctx, t->name, P, p->sizes[z]);
+                    bad = rma_measure(&job, t, &s, (int)p->sizes[z], times);
+                    MB_MPI(MPI_Reduce(times, tmax, (int)n, MPI_DOUBLE, MPI_MAX, 0, s.active));
+                    MB_MPI(MPI_Reduce(&bad, &defects, 1, MPI_LONG_LONG, MPI_SUM, 0, s.active));
+                    mb_watchdog_disarm(ctx->wd);
+                    if (ctx->rank == 0) {
+                        rma_report(&job, t, P, p->sizes[z], tmax, defects);
+                        last = mb_presta_pick(tmax, p->samples);
+                    }
+                }
+                if (ctx->rank == 0) {
+                    mb_printf(&ctx->out, "\n");
+                    mb_flush(&ctx->out);
+                }
+            }
+            rma_set_close(&s);
+            mb_presta_barrier(ctx->world);
+            /* Quirk Q11: only the largest size's time counts for the footer's ticks. */
+            if (ctx->rank == 0 && last < job.min_sample)
+                job.min_sample = last;
+        }
+    }
+    free(times);
+    free(tmax);
+    MB_MPI(MPI_Comm_free(&node));
+    mb_presta_footer(&job);
+    return mb_presta_finish(&job, mb_now() - start);
+}
+
+const struct mb_suite mb_suite_presta_rma = {
+    .name = "presta-rma",
+    .legacy = "rma",
+    .title = "Presta rma: one-sided Put/Get bandwidth",
+    .options = &mb_presta_letter_set,
+    .validate = mb_presta_validate_rma,
+    .usage = mb_presta_usage_rma,
+    .dry_run = mb_presta_dry_run,
+    .run = rma_run,
+};
