@@ -78,10 +78,10 @@ struct mb_presta_config {
     long args[3];             /* allred: compute iterations, inner iterations, samples */
     int nargs;                /* allred: positional arguments seen */
     /* Resolved by rank 0. */
-    int cyclic;        /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
-    int *counts;       /* active-process counts (presta.md §1.2) */
+    int cyclic;  /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
+    int *counts; /* active-process counts (presta.md §1.2) */
     size_t n_counts;
-    long long *sizes;  /* message sizes (presta.md §2.2, or --sizes) */
+    long long *sizes; /* message sizes (presta.md §2.2, or --sizes) */
     size_t n_sizes;
 };
 

@@ -24,10 +24,17 @@ static const struct mb_suite suite_imb_io = {
 static const struct mb_suite suite_beffio = {
     .name = "beffio", .legacy = "b_eff_io", .title = "b_eff_io effective I/O bandwidth"};
 static const struct mb_suite *const suites[] = {
-    &mb_suite_run,          &mb_suite_imb_mpi1,    &suite_imb_ext,
-    &suite_imb_io,          &mb_suite_beff,        &suite_beffio,
-    &mb_suite_presta_com,   &mb_suite_presta_laten, &mb_suite_presta_rma,
-    &mb_suite_presta_allred, &mb_suite_presta_globalop,
+    &mb_suite_run,
+    &mb_suite_imb_mpi1,
+    &suite_imb_ext,
+    &suite_imb_io,
+    &mb_suite_beff,
+    &suite_beffio,
+    &mb_suite_presta_com,
+    &mb_suite_presta_laten,
+    &mb_suite_presta_rma,
+    &mb_suite_presta_allred,
+    &mb_suite_presta_globalop,
 };
 enum { N_SUITES = sizeof suites / sizeof suites[0] };
 

@@ -61,14 +61,14 @@ int mb_presta_finish(const struct mb_presta_job *job, double seconds);
 
 /* One reported measurement (a table row of com, laten or rma). */
 struct mb_presta_row {
-    const char *test; /* "Unidirectional", "Unidir. Put", "Latency", ... */
-    int procs;        /* P */
-    long long size;   /* bytes per operation */
-    long ops;         /* -o */
-    long epochs;      /* rma -c; 0 elsewhere */
-    double time;      /* T: the reported sample, seconds (max over ranks) */
-    double bandwidth; /* MB/s, 10^6 bytes (not for laten) */
-    double op_us;     /* op time, or laten's latency, in microseconds */
+    const char *test;      /* "Unidirectional", "Unidir. Put", "Latency", ... */
+    int procs;             /* P */
+    long long size;        /* bytes per operation */
+    long ops;              /* -o */
+    long epochs;           /* rma -c; 0 elsewhere */
+    double time;           /* T: the reported sample, seconds (max over ranks) */
+    double bandwidth;      /* MB/s, 10^6 bytes (not for laten) */
+    double op_us;          /* op time, or laten's latency, in microseconds */
     const double *samples; /* every sample's T (--samples), nsamples values */
     long nsamples;
     long long defects; /* -1 without --check */

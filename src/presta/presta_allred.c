@@ -114,9 +114,8 @@ static void print_samples(const struct mb_out *out, const char *title, const dou
     mb_printf(out, "  stddev/mean : %f\n", m.sd / m.mean);
 }
 
-static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
-                        const double *loop, const double *op, double between, double tick,
-                        double op_mean)
+static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st, const double *loop,
+                        const double *op, double between, double tick, double op_mean)
 {
     struct mb_jobj o;
 
@@ -138,8 +137,8 @@ static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
 static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     const double start = mb_now();
-    struct allred_state st = {ctx, cfg->presta.args[0], cfg->presta.args[1], cfg->presta.args[2],
-                              {0}, {0}, {0}, 0};
+    struct allred_state st = {
+        ctx, cfg->presta.args[0], cfg->presta.args[1], cfg->presta.args[2], {0}, {0}, {0}, 0};
     const size_t n = (size_t)st.nsamples;
     double *loop = mb_xcalloc(n, sizeof *loop), *op = mb_xcalloc(n, sizeof *op);
     long long defects = 0;

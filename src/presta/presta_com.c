@@ -25,8 +25,8 @@ static void com_kernel(int bidir, int lower, void *sbuf, void *rbuf, int size, l
 
     if (bidir) {
         for (long i = 0; i < iters; i++)
-            MB_MPI(MPI_Sendrecv(sbuf, size, MPI_CHAR, partner, 0, rbuf, size, MPI_CHAR, partner,
-                                0, world, &st));
+            MB_MPI(MPI_Sendrecv(sbuf, size, MPI_CHAR, partner, 0, rbuf, size, MPI_CHAR, partner, 0,
+                                world, &st));
     } else if (lower) {
         for (long i = 0; i < iters; i++)
             MB_MPI(MPI_Send(sbuf, size, MPI_CHAR, partner, 0, world));
@@ -67,8 +67,8 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
     long long bad = 0;
 
     if (active != MPI_COMM_NULL) {
-        char *sbuf = mb_buf_alloc((size_t)size), *rbuf = t->bidir ? mb_buf_alloc((size_t)size)
-                                                                  : sbuf;
+        char *sbuf = mb_buf_alloc((size_t)size),
+             *rbuf = t->bidir ? mb_buf_alloc((size_t)size) : sbuf;
         MPI_Status st;
         if (!sbuf || !rbuf)
             mb_die("com: cannot allocate %d-byte message buffers", size);
@@ -108,13 +108,21 @@ struct com_best {
 };
 
 /* Rank 0: print one row (or the original's invalid-measurement line) and keep the tallies. */
-static void com_report(struct mb_presta_job *job, const struct com_test *t, int P,
-                       long long size, const double *tmax, long long defects,
-                       struct com_best *best)
+static void com_report(struct mb_presta_job *job, const struct com_test *t, int P, long long size,
+                       const double *tmax, long long defects, struct com_best *best)
 {
     const struct mb_ctx *ctx = job->ctx;
     const struct mb_presta_config *p = &job->cfg->presta;
-    struct mb_presta_row r = {t->name, P, size, p->ops, 0, 0, 0, 0, tmax, p->samples,
+    struct mb_presta_row r = {t->name,
+                              P,
+                              size,
+                              p->ops,
+                              0,
+                              0,
+                              0,
+                              0,
+                              tmax,
+                              p->samples,
                               job->cfg->common.check ? defects : -1};
 
     r.time = mb_presta_pick(tmax, p->samples);
@@ -187,11 +195,13 @@ static int com_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     }
     free(tmax);
     if (ctx->rank == 0) {
-        mb_printf(&ctx->out, "Max Unidirectional Bandwith :  %13.2f for message size of %7lld "
-                             "bytes\n",
+        mb_printf(&ctx->out,
+                  "Max Unidirectional Bandwith :  %13.2f for message size of %7lld "
+                  "bytes\n",
                   best[0].bw, best[0].size);
-        mb_printf(&ctx->out, "Max  Bidirectional Bandwith :  %13.2f for message size of %7lld "
-                             "bytes\n",
+        mb_printf(&ctx->out,
+                  "Max  Bidirectional Bandwith :  %13.2f for message size of %7lld "
+                  "bytes\n",
                   best[1].bw, best[1].size);
         mb_presta_params_block(&job);
     }

@@ -75,9 +75,10 @@ void mb_presta_pairs_block(const struct mb_presta_job *job, int P)
 
 void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
-    mb_printf(&ctx->out, "#------------------------------------------------------------\n"
-                         "# mpibench %s: Presta 1.2 %s (SPEC §7)\n"
-                         "#------------------------------------------------------------\n",
+    mb_printf(&ctx->out,
+              "#------------------------------------------------------------\n"
+              "# mpibench %s: Presta 1.2 %s (SPEC §7)\n"
+              "#------------------------------------------------------------\n",
               ctx->suite->name, ctx->suite->legacy);
     mb_provenance_text(ctx->prov, &ctx->out);
     mb_settings_text(ctx->suite, cfg, &ctx->out);
@@ -130,8 +131,8 @@ static char *gather_names(const struct mb_ctx *ctx)
     MB_MPI(MPI_Get_processor_name(mine, &len));
     if (ctx->rank == 0)
         all = mb_xmalloc((size_t)ctx->size * MPI_MAX_PROCESSOR_NAME);
-    MB_MPI(MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME,
-                      MPI_CHAR, 0, ctx->world));
+    MB_MPI(MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                      0, ctx->world));
     return all;
 }
 

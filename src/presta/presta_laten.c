@@ -47,8 +47,7 @@ static long long laten_check(const struct mb_presta_job *job, int lower)
     return bad;
 }
 
-static void laten_measure(struct mb_presta_job *job, MPI_Comm active, double *times,
-                          long long *bad)
+static void laten_measure(struct mb_presta_job *job, MPI_Comm active, double *times, long long *bad)
 {
     const struct mb_presta_config *p = &job->cfg->presta;
     const int lower = job->ctx->rank < job->partner;
@@ -113,7 +112,16 @@ static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         MB_MPI(MPI_Reduce(&bad, &defects, 1, MPI_LONG_LONG, MPI_SUM, 0, ctx->world));
         mb_watchdog_disarm(ctx->wd);
         if (ctx->rank == 0) {
-            struct mb_presta_row r = {"Latency", P, 0, p->ops, 0, 0, 0, 0, tmax, p->samples,
+            struct mb_presta_row r = {"Latency",
+                                      P,
+                                      0,
+                                      p->ops,
+                                      0,
+                                      0,
+                                      0,
+                                      0,
+                                      tmax,
+                                      p->samples,
                                       cfg->common.check ? defects : -1};
             r.time = mb_presta_pick(tmax, p->samples);
             r.op_us = r.time / (double)p->ops / 2 * 1e6; /* half a round trip */

@@ -50,7 +50,7 @@ static const struct mb_option rows[] = {
      "message stop size in bytes, inclusive (com, rma; default 8388608)", NULL, NULL},
     {"-f", NULL, MB_OPT_STRING, PRESTA(count_file), 0, 0, "<file>",
      "process counts, one per line (even; counts above the job size are skipped)", NULL, NULL},
-    {"-o", NULL, MB_OPT_LONG, PRESTA(ops), 0, LONG_MAX / 4, "<ops>",
+    {"-o", NULL, MB_OPT_LONG, PRESTA(ops), 0, 1e12, "<ops>",
      "operations per measurement (rma: per epoch); required", NULL, show_ops},
     {"-p", NULL, MB_OPT_CUSTOM, PRESTA(alloc), 0, 0, "c|b",
      "pair allocation: c(yclic, needs -t) or b(lock); default b", parse_alloc, show_alloc},
@@ -81,8 +81,8 @@ const struct mb_option_set mb_presta_letter_set = {rows, sizeof rows / sizeof ro
 struct list {
     long long *v;
     size_t n, cap;
-    long long min, max; /* accepted range */
-    int even;           /* process counts: even only */
+    long long min, max;   /* accepted range */
+    int even;             /* process counts: even only */
     long long skip_above; /* counts above this are left out (the original's rule) */
 };
 
@@ -148,8 +148,8 @@ static int resolve_sizes(struct mb_config *cfg, struct mb_error *err)
     }
     /* Quirk Q8: -b >= 1 and -s >= 2 are enforced by the rows; -e < -b gave no sizes. */
     if (p->stop < p->start)
-        return mb_usage(err, "-e %ld is smaller than -b %ld: no message sizes to measure",
-                        p->stop, p->start);
+        return mb_usage(err, "-e %ld is smaller than -b %ld: no message sizes to measure", p->stop,
+                        p->start);
     p->n_sizes = mb_presta_sizes(p->start, p->stop, p->factor, NULL, 0);
     p->sizes = mb_xmalloc(p->n_sizes * sizeof *p->sizes);
     mb_presta_sizes(p->start, p->stop, p->factor, p->sizes, p->n_sizes);
@@ -186,16 +186,16 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
         return 2;
     if (p->count_file && read_counts(cfg, err) != 0)
         return 2;
-    if (w % 2 != 0) /* quirk Q6: the original hangs */
-        return mb_usage(err,
-                        "%s needs an even number of processes (this job has %d): every "
-                        "measurement uses pairs",
-                        cfg->prog, w);
     if (c_letter && w <= 2 * p->ppn) /* V3 */
         return mb_usage(err,
                         "Cyclic allocation can only be used for jobs with MPI process count > "
                         "2*processes/node (here %d processes, -t %ld)",
                         w, p->ppn);
+    if (w % 2 != 0) /* quirk Q6: the original hangs */
+        return mb_usage(err,
+                        "%s needs an even number of processes (this job has %d): every "
+                        "measurement uses pairs",
+                        cfg->prog, w);
     if ((c_letter || p->nearby) && w % (2 * p->ppn) != 0) /* quirk Q22 and cyclic's premise */
         return mb_usage(err,
                         "%s needs the process count (%d) to be a multiple of 2 x -t (%ld): "

@@ -16,25 +16,23 @@ struct rma_test {
     int bidir; /* both ranks of a pair issue operations */
 };
 /* Run order (presta.md §4.2): test -> process set -> size. */
-static const struct rma_test rma_tests[] = {{"Unidir. Put", 0, 0},
-                                            {"Unidir. Get", 1, 0},
-                                            {"Bidir. Put", 0, 1},
-                                            {"Bidir. Get", 1, 1}};
+static const struct rma_test rma_tests[] = {
+    {"Unidir. Put", 0, 0}, {"Unidir. Get", 1, 0}, {"Bidir. Put", 0, 1}, {"Bidir. Get", 1, 1}};
 
 /* The state of one process set on an active rank. */
 struct rma_set {
     MPI_Comm active, pair;
     MPI_Win win;
-    char *mem;        /* window memory (MPI_Alloc_mem) */
-    MPI_Aint bytes;   /* its size: winUnit x ops */
-    int target;       /* the partner's rank in the pair communicator */
-    int issuer;       /* this rank issues operations */
+    char *mem;      /* window memory (MPI_Alloc_mem) */
+    MPI_Aint bytes; /* its size: winUnit x ops */
+    int target;     /* the partner's rank in the pair communicator */
+    int issuer;     /* this rank issues operations */
 };
 
 /* One epoch's operations: ops transfers of size bytes to disjoint window sections
  * (presta.md §4.4 step 5). */
-static void rma_kernel(const struct rma_test *t, const struct rma_set *s, char *origin,
-                       int size, long ops)
+static void rma_kernel(const struct rma_test *t, const struct rma_set *s, char *origin, int size,
+                       long ops)
 {
     for (long i = 0; i < ops; i++) {
         const MPI_Aint off = (MPI_Aint)i * size;
@@ -158,8 +156,7 @@ static void rma_window_create(const struct mb_presta_job *job, struct rma_set *s
 }
 
 static void rma_set_open(const struct mb_presta_job *job, const struct rma_test *t, int P,
-                         long long max_size, const int nodes[2], MPI_Comm node,
-                         struct rma_set *s)
+                         long long max_size, const int nodes[2], MPI_Comm node, struct rma_set *s)
 {
     const struct mb_ctx *ctx = job->ctx;
     const int lower = ctx->rank < job->partner;
@@ -174,8 +171,8 @@ static void rma_set_open(const struct mb_presta_job *job, const struct rma_test 
     s->issuer = t->bidir || lower;
     if (s->active != MPI_COMM_NULL) {
         /* 64-bit sizes (quirk Q15); the bidirectional doubling is the original's, unused. */
-        s->bytes = (MPI_Aint)(t->bidir ? 2 : 1) * (MPI_Aint)max_size *
-                   (MPI_Aint)job->cfg->presta.ops;
+        s->bytes =
+            (MPI_Aint)(t->bidir ? 2 : 1) * (MPI_Aint)max_size * (MPI_Aint)job->cfg->presta.ops;
         s->mem = alloc_window(s->bytes);
         memset(s->mem, 0, (size_t)s->bytes);
     }
@@ -205,13 +202,22 @@ static void rma_set_close(struct rma_set *s)
 }
 
 /* Rank 0: one row (presta.md §4.5). */
-static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int P,
-                       long long size, const double *tmax, long long defects)
+static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int P, long long size,
+                       const double *tmax, long long defects)
 {
     const struct mb_ctx *ctx = job->ctx;
     const struct mb_presta_config *p = &job->cfg->presta;
     const double f = t->bidir ? P : P / 2, ops = (double)p->ops * (double)p->epochs;
-    struct mb_presta_row r = {t->name, P, size, p->ops, p->epochs, 0, 0, 0, tmax, p->samples,
+    struct mb_presta_row r = {t->name,
+                              P,
+                              size,
+                              p->ops,
+                              p->epochs,
+                              0,
+                              0,
+                              0,
+                              tmax,
+                              p->samples,
                               job->cfg->common.check ? defects : -1};
 
     r.time = mb_presta_pick(tmax, p->samples);
@@ -252,8 +258,8 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     mb_presta_node_map(&job);
     if (ctx->rank == 0) {
         char cols[128];
-        snprintf(cols, sizeof cols, "  %-12s   %9s   %12s   %10s  %15s   %12s", "Test",
-                 "Processes", "Message Size", "Ops/Epoch", "Bandwidth (MB)", "Op time (us)");
+        snprintf(cols, sizeof cols, "  %-12s   %9s   %12s   %10s  %15s   %12s", "Test", "Processes",
+                 "Message Size", "Ops/Epoch", "Bandwidth (MB)", "Op time (us)");
         mb_printf(&ctx->out, "\nUnidirectional and Bidirectional Communication Test\n\n");
         mb_presta_columns(ctx, cols, 1); /* 87 dashes for 86 characters (quirk Q19) */
         mb_flush(&ctx->out);
