@@ -53,9 +53,6 @@ void mb_presta_host_list(const struct mb_ctx *ctx);
  * when -t does not describe that layout. */
 void mb_presta_node_map(const struct mb_presta_job *job);
 
-/* Collective: the SUM of a defect count over the world, recorded in the job (rank 0). */
-void mb_presta_add_defects(struct mb_presta_job *job, long long mine);
-
 /* The end of a run of com, laten or rma: summary record, check verdict, exit status. */
 int mb_presta_finish(const struct mb_presta_job *job, double seconds);
 

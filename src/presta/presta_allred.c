@@ -142,6 +142,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     const size_t n = (size_t)st.nsamples;
     double *loop = mb_xcalloc(n, sizeof *loop), *op = mb_xcalloc(n, sizeof *op);
     long long defects = 0;
+    unsigned long long peak;
     int status;
 
     if (ctx->rank == 0)
@@ -165,6 +166,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     MB_MPI(MPI_Reduce(&st.bad, &defects, 1, MPI_LONG_LONG, MPI_SUM, 0, ctx->world));
     MB_MPI(MPI_Bcast(&defects, 1, MPI_LONG_LONG, 0, ctx->world));
     status = defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         const struct mb_out *out = &ctx->out;
         const struct moments ml = moments_of(loop, st.nsamples), mo = moments_of(op, st.nsamples);
@@ -193,7 +195,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
             mb_printf(out, "# Data check (--check): %lld defects\n", defects);
         mb_flush(out);
         allred_json(ctx, &st, loop, op, between, tick, op_mean);
-        mb_json_summary(ctx, status, 2 * (long long)n, defects, mb_now() - start, 0);
+        mb_json_summary(ctx, status, 2 * (long long)n, defects, mb_now() - start, peak);
         if (defects > 0)
             fprintf(stderr, "%s: %s: %lld wrong Allreduce results\n", cfg->prog,
                     mb_error_label(MB_ERR_DEFECT), defects);

@@ -278,29 +278,22 @@ void mb_presta_node_map(const struct mb_presta_job *job)
     free(leaders);
 }
 
-void mb_presta_add_defects(struct mb_presta_job *job, long long mine)
-{
-    long long sum = 0;
-
-    MB_MPI(MPI_Reduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, job->ctx->world));
-    if (job->ctx->rank == 0)
-        job->defects += sum;
-}
-
 int mb_presta_finish(const struct mb_presta_job *job, double seconds)
 {
     const struct mb_ctx *ctx = job->ctx;
     long long defects = 0;
+    unsigned long long peak;
     int status;
 
     if (ctx->rank == 0)
         defects = job->defects;
     MB_MPI(MPI_Bcast(&defects, 1, MPI_LONG_LONG, 0, ctx->world));
     status = defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         if (job->cfg->common.check)
             mb_printf(&ctx->out, "# Data check (--check): %lld defects\n", defects);
-        mb_json_summary(ctx, status, job->rows, defects, seconds, 0);
+        mb_json_summary(ctx, status, job->rows, defects, seconds, peak);
         if (defects > 0)
             fprintf(stderr, "%s: %s: %lld defects found\n", job->cfg->prog,
                     mb_error_label(MB_ERR_DEFECT), defects);

@@ -173,6 +173,7 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     struct gop_data *d = mb_xcalloc(1, sizeof *d);
     long long wrong_total = 0;
     double elapsed, elapsed_sum = 0;
+    unsigned long long peak;
     int status;
 
     d->rank = ctx->rank;
@@ -230,11 +231,13 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     MB_MPI(MPI_Reduce(&elapsed, &elapsed_sum, 1, MPI_DOUBLE, MPI_SUM, 0, ctx->world));
     MB_MPI(MPI_Bcast(&wrong_total, 1, MPI_LONG_LONG, 0, ctx->world));
     status = wrong_total > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         mb_printf(&ctx->out, "Average elapsed run time was %7.2f\n", elapsed_sum / ctx->size);
         mb_printf(&ctx->out, "All done\n");
         mb_flush(&ctx->out);
-        mb_json_summary(ctx, status, (long long)GOP_REPS * GOP_SECTIONS, wrong_total, elapsed, 0);
+        mb_json_summary(ctx, status, (long long)GOP_REPS * GOP_SECTIONS, wrong_total, elapsed,
+                        peak);
         if (wrong_total > 0)
             fprintf(stderr, "%s: %s: %lld wrong collective results\n", cfg->prog,
                     mb_error_label(MB_ERR_DEFECT), wrong_total);
