@@ -71,15 +71,16 @@ struct mb_presta_row {
     long long defects; /* -1 without --check */
 };
 
-/* Picks the reported sample (the fastest: the original takes one) and counts it for the
- * footer's "minimum sample" when positive. */
+/* The reported sample: the fastest of the samples (the original took only one). */
 double mb_presta_pick(const double *samples, long n);
 
-/* Rank 0: the JSON record of a row (type presta_row). */
-void mb_presta_json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r);
+/* Rank 0, after a row was printed: its data-check line, the flush, its JSON record (type
+ * presta_row) and the job's row and defect tallies. */
+void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r);
 
-/* Rank 0: a data-check line after a row with defects. */
-void mb_presta_defect_line(const struct mb_ctx *ctx, const struct mb_presta_row *r);
+/* Collective: the lowest world rank of this rank's node (MPI_Comm_split_type), which names
+ * the node. With node != NULL the node communicator is handed over (free it). */
+int mb_presta_node_leader(const struct mb_ctx *ctx, MPI_Comm *node);
 
 /* The watchdog label of one measurement. */
 void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size);

@@ -143,11 +143,7 @@ static void com_report(struct mb_presta_job *job, const struct com_test *t, int 
         mb_printf(&ctx->out,
                   "Invalid measurement.  Increase number of operation per measurement.\n");
     }
-    mb_presta_defect_line(ctx, &r);
-    mb_flush(&ctx->out);
-    mb_presta_json_row(ctx, &r);
-    job->rows++;
-    job->defects += defects;
+    mb_presta_row_done(job, &r);
 }
 
 static int com_run(const struct mb_ctx *ctx, const struct mb_config *cfg)

@@ -213,20 +213,30 @@ static int blocks_match(const int *leader, int w, int ppn)
     return 1;
 }
 
+int mb_presta_node_leader(const struct mb_ctx *ctx, MPI_Comm *node)
+{
+    MPI_Comm c;
+    int leader = ctx->rank;
+
+    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &c));
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, c));
+    if (node)
+        *node = c;
+    else
+        MB_MPI(MPI_Comm_free(&c));
+    return leader;
+}
+
 void mb_presta_node_map(const struct mb_presta_job *job)
 {
     const struct mb_ctx *ctx = job->ctx;
     const int ppn = (int)job->cfg->presta.ppn;
-    MPI_Comm node;
-    int leader = ctx->rank, *leaders = NULL;
+    int leader, *leaders = NULL;
     char *names;
 
     if (!job->cfg->presta.node_map)
         return;
-    /* The lowest world rank of each node names the node. */
-    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
-    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node));
-    MB_MPI(MPI_Comm_free(&node));
+    leader = mb_presta_node_leader(ctx, NULL);
     if (ctx->rank == 0)
         leaders = mb_xmalloc((size_t)ctx->size * sizeof *leaders);
     MB_MPI(MPI_Gather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, 0, ctx->world));
@@ -312,7 +322,7 @@ double mb_presta_pick(const double *samples, long n)
     return best;
 }
 
-void mb_presta_json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
 {
     struct mb_jobj o;
 
@@ -339,11 +349,21 @@ void mb_presta_json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
     mb_jobj_write(&o, ctx->json);
 }
 
-void mb_presta_defect_line(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+static void defect_line(const struct mb_ctx *ctx, const struct mb_presta_row *r)
 {
     if (r->defects > 0)
         mb_printf(&ctx->out, "*** data check: %lld defects in %s, %d processes, %lld bytes\n",
                   r->defects, r->test, r->procs, r->size);
+}
+
+void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r)
+{
+    defect_line(job->ctx, r);
+    mb_flush(&job->ctx->out);
+    json_row(job->ctx, r);
+    job->rows++;
+    if (r->defects > 0)
+        job->defects += r->defects;
 }
 
 void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size)

@@ -128,11 +128,7 @@ static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
             if (r.time < job.min_sample)
                 job.min_sample = r.time;
             mb_printf(&ctx->out, "  %20d   %17.3f\n", P, r.op_us);
-            mb_presta_defect_line(ctx, &r);
-            mb_flush(&ctx->out);
-            mb_presta_json_row(ctx, &r);
-            job.rows++;
-            job.defects += defects;
+            mb_presta_row_done(&job, &r);
         }
     }
     free(times);

@@ -225,11 +225,7 @@ static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int 
     r.op_us = r.time / ops * 1e6;
     mb_printf(&ctx->out, "  %-12s   %9d   %12lld   %10ld  %15.3f   %12.3f\n", t->name, P, size,
               p->ops, r.bandwidth, r.op_us);
-    mb_presta_defect_line(ctx, &r);
-    mb_flush(&ctx->out);
-    mb_presta_json_row(ctx, &r);
-    job->rows++;
-    job->defects += defects;
+    mb_presta_row_done(job, &r);
 }
 
 static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
@@ -248,9 +244,7 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     MPI_Status st;
 
     mb_presta_job_init(&job, ctx, cfg, 99999.0);
-    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
-    nodes[0] = ctx->rank;
-    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &nodes[0], 1, MPI_INT, MPI_MIN, node));
+    nodes[0] = mb_presta_node_leader(ctx, &node);
     MB_MPI(MPI_Sendrecv(&nodes[0], 1, MPI_INT, job.partner, 2, &nodes[1], 1, MPI_INT, job.partner,
                         2, ctx->world, &st));
     if (ctx->rank == 0)
