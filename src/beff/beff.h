@@ -14,6 +14,7 @@
 #ifndef MB_BEFF_H
 #define MB_BEFF_H
 
+#include "beff/beff_config.h"
 #include "beff/beff_settings.h"
 #include "core/config.h"
 

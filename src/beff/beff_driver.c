@@ -89,14 +89,16 @@ int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, 
 
 void mb_beff_data_init(struct mb_beff_data *d, const struct mb_config *cfg, int npat)
 {
-    const size_t n = (size_t)cfg->beff.repetitions * (size_t)npat * MB_BEFF_SIZES * MB_BEFF_METHODS;
-    const size_t nl = (size_t)MB_BEFF_SIZES * (size_t)cfg->beff.repetitions * MB_BEFF_METHODS;
+    const size_t n =
+        (size_t)mb_beff_cfg(cfg)->repetitions * (size_t)npat * MB_BEFF_SIZES * MB_BEFF_METHODS;
+    const size_t nl =
+        (size_t)MB_BEFF_SIZES * (size_t)mb_beff_cfg(cfg)->repetitions * MB_BEFF_METHODS;
 
     memset(d, 0, sizeof *d);
-    d->nrep = (int)cfg->beff.repetitions;
+    d->nrep = (int)mb_beff_cfg(cfg)->repetitions;
     d->npat = npat;
-    d->memory_mb = cfg->beff.memory_mb;
-    d->factor = mb_beff_sizes(cfg->beff.memory_mb, d->len);
+    d->memory_mb = mb_beff_cfg(cfg)->memory_mb;
+    d->factor = mb_beff_sizes(mb_beff_cfg(cfg)->memory_mb, d->len);
     d->b = mb_xcalloc(n, sizeof *d->b);
     d->tmax = mb_xcalloc(n, sizeof *d->tmax);
     d->pmin = mb_xcalloc(n, sizeof *d->pmin);
@@ -268,9 +270,9 @@ static int decide(const struct mb_config *cfg, struct mb_beff_data *d, int rep, 
                   const double cal[MB_BEFF_METHODS], const int calc[MB_BEFF_METHODS],
                   int maxloops[MB_BEFF_METHODS], int loops[MB_BEFF_METHODS])
 {
-    const int v36 = cfg->beff.profile != MB_BEFF_PAPER;
-    const struct mb_beff36_rules rules = mb_beff36_rules_of(cfg->beff.profile);
-    const long cap = cfg->beff.max_looplength;
+    const int v36 = mb_beff_cfg(cfg)->profile != MB_BEFF_PAPER;
+    const struct mb_beff36_rules rules = mb_beff36_rules_of(mb_beff_cfg(cfg)->profile);
+    const long cap = mb_beff_cfg(cfg)->max_looplength;
     int shorten = 0;
 
     for (int m = 0; m < MB_BEFF_METHODS; m++) {

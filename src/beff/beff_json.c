@@ -74,12 +74,12 @@ void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *
     }
     mb_jobj_begin(&o, "beff_result");
     mb_jobj_int(&o, "processes", n);
-    mb_jobj_int(&o, "memory_per_process_mb", r->cfg->beff.memory_mb);
+    mb_jobj_int(&o, "memory_per_process_mb", mb_beff_cfg(r->cfg)->memory_mb);
     mb_jobj_int(&o, "lmax_bytes", r->d->len[MB_BEFF_SIZES - 1]);
-    mb_jobj_str(&o, "profile", mb_beff_profile_name[r->cfg->beff.profile]);
+    mb_jobj_str(&o, "profile", mb_beff_profile_name[mb_beff_cfg(r->cfg)->profile]);
     mb_jobj_int(&o, "repetitions", r->d->nrep);
-    mb_jobj_int(&o, "random_patterns", r->cfg->beff.random);
-    mb_jobj_int(&o, "seed", r->cfg->beff.seed);
+    mb_jobj_int(&o, "random_patterns", mb_beff_cfg(r->cfg)->random);
+    mb_jobj_int(&o, "seed", mb_beff_cfg(r->cfg)->seed);
     mb_jobj_num(&o, "b_eff_mbytes_per_sec", a->beff / 1e6);
     mb_jobj_num(&o, "b_eff_per_process_mbytes_per_sec", a->beff / 1e6 / n);
     mb_jobj_num(&o, "b_eff_at_lmax_mbytes_per_sec", a->beff_lmax / 1e6);

@@ -14,7 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BEFF(field) offsetof(struct mb_config, beff.field)
+#define BEFF(field) offsetof(struct mb_beff_config, field)
+
+static struct mb_beff_config *settings(struct mb_config *cfg)
+{
+    return cfg->settings;
+}
 
 static int parse_yrange(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
@@ -34,14 +39,14 @@ static int parse_yrange(struct mb_config *cfg, const char *value, struct mb_erro
                         value, why);
     if (!(a < b))
         return mb_usage(err, "invalid value '%s' for -yrange: min must be below max", value);
-    cfg->beff.ymin = a;
-    cfg->beff.ymax = b;
+    settings(cfg)->ymin = a;
+    settings(cfg)->ymax = b;
     return 0;
 }
 
 static void show_yrange(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%g:%g", cfg->beff.ymin, cfg->beff.ymax);
+    snprintf(buf, len, "%g:%g", mb_beff_cfg(cfg)->ymin, mb_beff_cfg(cfg)->ymax);
 }
 
 static int parse_seed(struct mb_config *cfg, const char *value, struct mb_error *err)
@@ -51,14 +56,15 @@ static int parse_seed(struct mb_config *cfg, const char *value, struct mb_error 
 
     if (mb_parse_long(value, 0, 4294967295LL, &v, &why) != 0)
         return mb_usage(err, "invalid value '%s' for --seed: %s (0 ... 4294967295)", value, why);
-    cfg->beff.seed = v;
-    cfg->beff.seed_given = 1;
+    settings(cfg)->seed = v;
+    settings(cfg)->seed_given = 1;
     return 0;
 }
 
 static void show_seed(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%lld%s", cfg->beff.seed, cfg->beff.seed_given ? "" : " (from the clock)");
+    snprintf(buf, len, "%lld%s", mb_beff_cfg(cfg)->seed,
+             mb_beff_cfg(cfg)->seed_given ? "" : " (from the clock)");
 }
 
 const char *const mb_beff_profile_name[3] = {
@@ -68,7 +74,7 @@ static int parse_profile(struct mb_config *cfg, const char *value, struct mb_err
 {
     for (int i = 0; i < 3; i++)
         if (strcmp(value, mb_beff_profile_name[i]) == 0) {
-            cfg->beff.profile = i;
+            settings(cfg)->profile = i;
             return 0;
         }
     return mb_usage(err, "invalid value '%s' for --profile: expected 'paper', '3.6' or '3.6-test'",
@@ -81,52 +87,91 @@ static void show_profile(const struct mb_config *cfg, char *buf, size_t len)
         [MB_BEFF_PAPER] = "loops of 2.5-5 ms, 300 for the shortest message",
         [MB_BEFF_V36] = "0.5 s per size and method, 60 s rule for the two largest sizes",
         [MB_BEFF_V36_TEST] = "b_eff 3.6 -D TEST: 0.005 s per size and method, 1 s rule"};
-    snprintf(buf, len, "%s (%s)", mb_beff_profile_name[cfg->beff.profile], what[cfg->beff.profile]);
+    snprintf(buf, len, "%s (%s)", mb_beff_profile_name[mb_beff_cfg(cfg)->profile],
+             what[mb_beff_cfg(cfg)->profile]);
 }
 
 static void show_maxloop(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->beff.max_looplength > 0)
-        snprintf(buf, len, "%ld", cfg->beff.max_looplength);
+    if (mb_beff_cfg(cfg)->max_looplength > 0)
+        snprintf(buf, len, "%ld", mb_beff_cfg(cfg)->max_looplength);
     else
         snprintf(buf, len, "none");
 }
 
 static void show_memory(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%ld MB per process (L_max = %lld bytes)", cfg->beff.memory_mb,
-             mb_beff_lmax(cfg->beff.memory_mb));
+    snprintf(buf, len, "%ld MB per process (L_max = %lld bytes)", mb_beff_cfg(cfg)->memory_mb,
+             mb_beff_lmax(mb_beff_cfg(cfg)->memory_mb));
 }
 
 static const struct mb_option rows[] = {
-    {"-f", NULL, MB_OPT_STRING, BEFF(prefix), 0, 0, "PREFIX",
-     "protocol files PREFIX.prot .short .sum .plot .gps (default b_eff, or DIR/b_eff with "
-     "--output-dir)",
-     NULL, NULL},
-    {"-yrange", NULL, MB_OPT_CUSTOM, 0, 0, 0, "MIN:MAX",
-     "y range of the gnuplot script (default 0.01:10000)", parse_yrange, show_yrange},
-    {"--memory", NULL, MB_OPT_LONG, BEFF(memory_mb), 1, 1L << 40, "MB",
-     "memory per process in MiB; L_max = min(128 MB, memory/128) (default: node memory / "
-     "processes on the node)",
-     NULL, show_memory},
-    {"--random", NULL, MB_OPT_LONG, BEFF(random), 1, 10000, "N",
-     "random ring patterns entering b_eff (default 30)", NULL, NULL},
-    {"--seed", NULL, MB_OPT_CUSTOM, 0, 0, 0, "S",
-     "seed of the random rings (default: from the clock; printed either way)", parse_seed,
-     show_seed},
-    {"--profile", NULL, MB_OPT_CUSTOM, 0, 0, 0, "paper|3.6|3.6-test",
-     "loop-length rules: the papers' (default), b_eff 3.6's, or 3.6's -D TEST values",
-     parse_profile, show_profile},
-    {"--repetitions", NULL, MB_OPT_LONG, BEFF(repetitions), 1, 20, "N",
-     "repetitions of the whole sweep (default 3)", NULL, NULL},
-    {"--max-looplength", NULL, MB_OPT_LONG, BEFF(max_looplength), 1, 1000000, "N",
-     "loop length of the shortest message and upper bound (default 300; none with --profile 3.6)",
-     NULL, show_maxloop},
-    {"-help", NULL, MB_OPT_FLAG, offsetof(struct mb_config, common.help), 0, 0, NULL,
-     "same as --help", NULL, NULL},
+    {.name = "-f",
+     .kind = MB_OPT_STRING,
+     .offset = BEFF(prefix),
+     .metavar = "PREFIX",
+     .help = "protocol files PREFIX.prot .short .sum .plot .gps (default b_eff, or DIR/b_eff with "
+             "--output-dir)"},
+    {.name = "-yrange",
+     .kind = MB_OPT_CUSTOM,
+     .metavar = "MIN:MAX",
+     .help = "y range of the gnuplot script (default 0.01:10000)",
+     .parse = parse_yrange,
+     .show = show_yrange},
+    {.name = "--memory",
+     .kind = MB_OPT_LONG,
+     .offset = BEFF(memory_mb),
+     .min = 1,
+     .max = 1L << 40,
+     .metavar = "MB",
+     .help = "memory per process in MiB; L_max = min(128 MB, memory/128) (default: node memory / "
+             "processes on the node)",
+     .show = show_memory},
+    {.name = "--random",
+     .kind = MB_OPT_LONG,
+     .offset = BEFF(random),
+     .min = 1,
+     .max = 10000,
+     .metavar = "N",
+     .help = "random ring patterns entering b_eff (default 30)"},
+    {.name = "--seed",
+     .kind = MB_OPT_CUSTOM,
+     .metavar = "S",
+     .help = "seed of the random rings (default: from the clock; printed either way)",
+     .parse = parse_seed,
+     .show = show_seed},
+    {.name = "--profile",
+     .kind = MB_OPT_CUSTOM,
+     .metavar = "paper|3.6|3.6-test",
+     .help = "loop-length rules: the papers' (default), b_eff 3.6's, or 3.6's -D TEST values",
+     .parse = parse_profile,
+     .show = show_profile},
+    {.name = "--repetitions",
+     .kind = MB_OPT_LONG,
+     .offset = BEFF(repetitions),
+     .min = 1,
+     .max = 20,
+     .metavar = "N",
+     .help = "repetitions of the whole sweep (default 3)"},
+    {.name = "--max-looplength",
+     .kind = MB_OPT_LONG,
+     .offset = BEFF(max_looplength),
+     .min = 1,
+     .max = 1000000,
+     .metavar = "N",
+     .help = "loop length of the shortest message and upper bound (default 300; none with "
+             "--profile 3.6)",
+     .show = show_maxloop},
+    {.name = "-help",
+     .kind = MB_OPT_FLAG,
+     .offset = offsetof(struct mb_common_config, help),
+     .help = "same as --help",
+     .block = MB_IN_COMMON},
 };
 
 const struct mb_option_set mb_beff_option_set = {rows, sizeof rows / sizeof rows[0], 0};
+const struct mb_settings_type mb_beff_settings = {.size = sizeof(struct mb_beff_config),
+                                                  .sets = {&mb_beff_option_set}};
 
 /* The directory part of a path prefix ("." when there is none). */
 static void dir_of(const char *prefix, char *dir, size_t len)
@@ -143,7 +188,7 @@ static void dir_of(const char *prefix, char *dir, size_t len)
 
 int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {
-    struct mb_beff_config *b = &cfg->beff;
+    struct mb_beff_config *b = settings(cfg);
     const unsigned long long avail = prov->mem_per_proc;
     double need;
     char dir[4096];
@@ -195,7 +240,7 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
 void mb_beff_usage(FILE *out)
 {
     fprintf(out,
-            "Measures the effective communication bandwidth b_eff (SPEC §5): 21 message lengths "
+            "Measures the effective communication bandwidth b_eff: 21 message lengths "
             "from\n1 byte to L_max, 6 ring and 30 random ring patterns (plus patterns only "
             "reported), three\nmethods (MPI_Sendrecv, MPI_Alltoallv, MPI_Irecv+Isend+Waitall), "
             "3 repetitions.\nb_eff = logavg(logavg_rings(avg_L(max_mthd(max_rep b))), "

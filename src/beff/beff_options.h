@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 extern const struct mb_option_set mb_beff_option_set;
+extern const struct mb_settings_type mb_beff_settings;
 
 int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_beff_usage(FILE *out);

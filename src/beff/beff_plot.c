@@ -49,7 +49,7 @@ void mb_beff_write_plot(const struct mb_beff_report *r, FILE *f)
     char title[64];
 
     fprintf(f, "# b_eff (mpibench) - Use this file with Gnuplot (%s.gps)\n#\n#\n#\n",
-            r->cfg->beff.prefix);
+            mb_beff_cfg(r->cfg)->prefix);
     for (int m = 0; m < MB_BEFF_METHODS; m++) {
         const double *val = a->Bm + (size_t)m * W;
         snprintf(title, sizeof title, "%s: ring & random", mb_beff_method_label[m]);
@@ -93,7 +93,7 @@ void mb_beff_write_gps(const struct mb_beff_report *r, FILE *f, const char *plot
     static const char *const best_label = "Best transfer method";
     const struct mb_beff_patterns *set = r->set;
     const char *titles[64];
-    const char *prefix = r->cfg->beff.prefix;
+    const char *prefix = mb_beff_cfg(r->cfg)->prefix;
     int fig = 0;
 
     fprintf(f,
@@ -103,8 +103,8 @@ void mb_beff_write_gps(const struct mb_beff_report *r, FILE *f, const char *plot
     fprintf(f, "set term svg size 800,600\n");
     fprintf(f, "set ylabel 'bandwidth per process [MB/s]'\n");
     fprintf(f, "set xlabel 'message length per process [Byte]'\n");
-    fprintf(f, "set logscale\nset key right bottom\nset yrange [%g:%g]\n", r->cfg->beff.ymin,
-            r->cfg->beff.ymax);
+    fprintf(f, "set logscale\nset key right bottom\nset yrange [%g:%g]\n",
+            mb_beff_cfg(r->cfg)->ymin, mb_beff_cfg(r->cfg)->ymax);
     for (int i = 0; i <= MB_BEFF_METHODS; i++) {
         const char *label = i < MB_BEFF_METHODS ? mb_beff_method_label[i] : best_label;
         int n = 0;

@@ -104,8 +104,9 @@ void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int pr
 
     mb_printf(o, "\nSECTION-HEAD-BEGIN\n\n");
     mb_printf(o, "mpibench %s b_eff (methodology of b_eff 3.6), loop-length rules: %s\n\n",
-              MB_VERSION, mb_beff_profile_name[r->cfg->beff.profile]);
-    mb_printf(o, "MEMORY_PER_PROCESSOR = %ld MBytes  [1M = 1024*1024]\n", r->cfg->beff.memory_mb);
+              MB_VERSION, mb_beff_profile_name[mb_beff_cfg(r->cfg)->profile]);
+    mb_printf(o, "MEMORY_PER_PROCESSOR = %ld MBytes  [1M = 1024*1024]\n",
+              mb_beff_cfg(r->cfg)->memory_mb);
     /* Quirk Q7 fixed: the 1-D line is printed once and spelled correctly. */
     if (prot)
         mb_printf(o, "1-dim-patterns: size = %d\n", r->nprocs);
@@ -133,8 +134,9 @@ void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int pr
               set->first_info - 1);
     mb_printf(o, "%15s%d-%-3d only reported, not used for b_eff average\n", "", set->first_info,
               set->n - 1);
-    mb_printf(o, "Random rings: %ld, seed %lld%s\n", r->cfg->beff.random, r->cfg->beff.seed,
-              r->cfg->beff.seed_given ? "" : " (from the clock; repeat with --seed)");
+    mb_printf(o, "Random rings: %ld, seed %lld%s\n", mb_beff_cfg(r->cfg)->random,
+              mb_beff_cfg(r->cfg)->seed,
+              mb_beff_cfg(r->cfg)->seed_given ? "" : " (from the clock; repeat with --seed)");
     if (r->nprocs == 1)
         mb_printf(o, "NOTE: with 1 process every ring is the process itself: the values measure "
                      "MPI self-communication (a memory copy), not a network\n");
@@ -190,7 +192,7 @@ void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int
         mb_printf(o, "\n");
     }
     mb_printf(o, " (MByte/s=1e6 Byte/s)  (MB=2**20 Byte)\n");
-    mb_printf(o, "system parameters  : %d nodes, %ld MB/node\n", n, r->cfg->beff.memory_mb);
+    mb_printf(o, "system parameters  : %d nodes, %ld MB/node\n", n, mb_beff_cfg(r->cfg)->memory_mb);
     mb_printf(o, "       system name : %s\n", pv->sysname);
     mb_printf(o, "       hostname    : %s\n", pv->nodename);
     mb_printf(o, "       OS release  : %s\n", pv->release);
@@ -227,7 +229,8 @@ void mb_beff_final_line(const struct mb_beff_report *r, const struct mb_out *o)
     const struct mb_provenance *pv = r->prov;
 
     mb_printf(o, "b_eff = %10.3f MB/s = %7.3f * %3d PEs with %3ld MB/PE on %s %s %s %s %s\n",
-              r->a->beff / 1e6, r->a->beff / 1e6 / r->nprocs, r->nprocs, r->cfg->beff.memory_mb,
-              pv->sysname, pv->nodename, pv->release, pv->version, pv->machine);
+              r->a->beff / 1e6, r->a->beff / 1e6 / r->nprocs, r->nprocs,
+              mb_beff_cfg(r->cfg)->memory_mb, pv->sysname, pv->nodename, pv->release, pv->version,
+              pv->machine);
     mb_flush(o);
 }

@@ -17,13 +17,13 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
                  struct mb_beff_xfer *x)
 {
     struct mb_error err = {MB_ERR_NONE, ""};
-    const size_t buflen = mb_beff_buffer_bytes(cfg->beff.memory_mb);
+    const size_t buflen = mb_beff_buffer_bytes(mb_beff_cfg(cfg)->memory_mb);
     int ok, all_ok, status;
 
     memset(fs, 0, sizeof *fs);
     if (ctx->rank == 0) {
         char failed[4200];
-        if (mb_beff_files_open(fs, cfg->beff.prefix, failed, sizeof failed) != 0)
+        if (mb_beff_files_open(fs, mb_beff_cfg(cfg)->prefix, failed, sizeof failed) != 0)
             mb_usage(&err, "cannot write the protocol file '%s': %s", failed, strerror(errno));
     }
     status = mb_agree(&err, cfg->prog, ctx->world);
@@ -37,7 +37,7 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
             mb_usage(&err,
                      "cannot allocate the b_eff buffers (2 x %.1f MB per process for --memory "
                      "%ld MB); give a smaller --memory",
-                     (double)buflen / 1048576.0, cfg->beff.memory_mb);
+                     (double)buflen / 1048576.0, mb_beff_cfg(cfg)->memory_mb);
             mb_beff_files_remove(fs);
         }
         mb_beff_xfer_free(x);
@@ -49,14 +49,14 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
 static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     mb_printf(&ctx->out, "#------------------------------------------------------------\n"
-                         "# mpibench b_eff: effective communication bandwidth (SPEC §5)\n"
+                         "# mpibench b_eff: effective communication bandwidth\n"
                          "#------------------------------------------------------------\n");
     mb_provenance_text(ctx->prov, &ctx->out);
     mb_settings_text(ctx->suite, cfg, &ctx->out);
     mb_flush(&ctx->out);
 }
 
-static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     const double t0 = mb_now();
     struct mb_beff_files fs;
@@ -64,12 +64,11 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     struct mb_beff_patterns set;
     struct mb_beff_data d;
     struct mb_beff_analysis a;
-    unsigned long long peak;
     int status = setup(ctx, cfg, &fs, &x);
 
     if (status != 0)
         return status;
-    mb_beff_patterns_build(&set, ctx->world, (int)cfg->beff.random, cfg->beff.seed);
+    mb_beff_patterns_build(&set, ctx->world, (int)mb_beff_cfg(cfg)->random, mb_beff_cfg(cfg)->seed);
     mb_beff_data_init(&d, cfg, set.n);
     if (ctx->rank == 0) {
         header(ctx, cfg);
@@ -83,7 +82,6 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     }
     mb_beff_measure(ctx, cfg, &set, &x, &d);
     mb_beff_xfer_free(&x);
-    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         struct mb_beff_report r = {cfg, ctx->prov, &set, &d, &a, ctx->size, 0};
         struct mb_out o = {{NULL, NULL}, 1};
@@ -91,7 +89,7 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         r.wall = mb_now() - t0;
         mb_beff_summary(&r, &ctx->out, 1);
         mb_printf(&ctx->out, "# protocol files: %s.{prot,short,sum,plot,gps}; elapsed %.1f s\n",
-                  cfg->beff.prefix, r.wall);
+                  mb_beff_cfg(cfg)->prefix, r.wall);
         mb_beff_final_line(&r, &ctx->out);
         o.f[0] = fs.f[MB_BEFF_PROT];
         mb_beff_write_prot(&r, &o);
@@ -104,7 +102,8 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         mb_beff_write_plot(&r, fs.f[MB_BEFF_PLOT]);
         mb_beff_write_gps(&r, fs.f[MB_BEFF_GPS], fs.path[MB_BEFF_PLOT]);
         mb_beff_json_result(ctx, &r);
-        mb_json_summary(ctx, status, d.measurements, 0, r.wall, peak);
+        /* Data errors abort the job (beff_methods.c): a finished run has none. */
+        tally->rows = d.measurements;
         if (a.logavg_errors)
             fprintf(stderr, "%s: warning: %d geometric means met a bandwidth <= 0\n", cfg->prog,
                     a.logavg_errors);
@@ -121,7 +120,7 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     struct mb_beff_patterns set;
     struct mb_beff_data d;
 
-    mb_beff_patterns_build(&set, ctx->world, (int)cfg->beff.random, cfg->beff.seed);
+    mb_beff_patterns_build(&set, ctx->world, (int)mb_beff_cfg(cfg)->random, mb_beff_cfg(cfg)->seed);
     mb_beff_data_init(&d, cfg, set.n);
     if (ctx->rank == 0) {
         struct mb_beff_report r = {cfg, ctx->prov, &set, &d, NULL, ctx->size, 0};
@@ -134,7 +133,7 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         mb_printf(&ctx->out,
                   "# dry run: %lld measurements per size and repetition, %d sizes, %d "
                   "repetitions; buffers 2 x %zu bytes per process\n",
-                  n, MB_BEFF_SIZES, d.nrep, mb_beff_buffer_bytes(cfg->beff.memory_mb));
+                  n, MB_BEFF_SIZES, d.nrep, mb_beff_buffer_bytes(mb_beff_cfg(cfg)->memory_mb));
     }
     mb_beff_data_free(&d);
     mb_beff_patterns_free(&set);
@@ -145,7 +144,7 @@ const struct mb_suite mb_suite_beff = {
     .name = "beff",
     .legacy = "b_eff",
     .title = "b_eff effective communication bandwidth",
-    .options = &mb_beff_option_set,
+    .settings = &mb_beff_settings,
     .validate = mb_beff_validate,
     .usage = mb_beff_usage,
     .dry_run = beff_dry_run,

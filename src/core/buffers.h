@@ -1,5 +1,5 @@
-/* Message buffers: aligned allocation, deterministic fill/check patterns, and the off-cache
- * rotation of IMB 3.1 (guide 5.1.2.4, 5.2.5, 7.2). */
+/* Message buffers: page-aligned allocation and deterministic fill/check patterns (IMB guide
+ * 5.2.5, 7.2), shared by every suite. */
 #ifndef MB_BUFFERS_H
 #define MB_BUFFERS_H
 
@@ -12,31 +12,6 @@
  * decide collectively what to do). */
 void *mb_buf_alloc(size_t bytes);
 void mb_buf_free(void *p, size_t bytes);
-
-/* Off-cache rotation (guide 5.1.2.4): consecutive iterations use disjoint buffers, each
- * starting at least 2 cache lines after the end of the previous one, and a buffer is reused
- * only after more than 2x the cache size has been touched on the send and receive side
- * together, so that the memory added is roughly 2x the cache size (guide Table 20 note). */
-struct mb_slots {
-    size_t sstride; /* distance between consecutive send buffers */
-    size_t rstride; /* distance between consecutive receive buffers */
-    size_t n;       /* buffers in the rotation; 1 when off-cache is not selected */
-};
-
-/* Layout for send/receive buffers of sbytes/rbytes; cache == 0 means off-cache is off. */
-struct mb_slots mb_slots_for(size_t sbytes, size_t rbytes, unsigned long long cache,
-                             unsigned long long line);
-
-/* Offset of the buffer used in iteration iter. */
-static inline size_t mb_slot_offset(size_t stride, size_t nslots, long iter)
-{
-    /* Without off-cache there is one buffer: no division in the timed loop. */
-    return nslots == 1 ? 0 : (size_t)((unsigned long)iter % nslots) * stride;
-}
-
-/* Detects the last-level cache size and line size (sysfs, then sysconf); falls back to
- * 8 MB and 64 B, the defaults of the guide's IMB_mem_info.h. */
-void mb_detect_cache(unsigned long long *size, unsigned long long *line);
 
 /* Patterns (guide 5.2.5: "any deterministic per-rank pattern" for MPI1). The byte pattern
  * depends on the sender's rank and the byte's index in the sender's buffer; the float pattern

@@ -1,6 +1,8 @@
 #include "core/config.h"
 
 #include "core/error.h"
+#include "core/options.h"
+#include "core/suite.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -10,34 +12,65 @@ void mb_config_defaults(struct mb_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->suite = -1;
-    cfg->imb.multi = -1;
-    /* Presta 1.2's compile-time defaults (util.h; presta.md §1.1). */
-    cfg->presta.start = 32;
-    cfg->presta.stop = 8388608;
-    cfg->presta.factor = 2;
-    cfg->presta.samples = 1;
+}
+
+void mb_config_settings(struct mb_config *cfg, const struct mb_settings_type *type)
+{
+    cfg->settings_type = type;
+    cfg->settings = type ? mb_xcalloc(1, type->size) : NULL;
+    if (type && type->defaults)
+        type->defaults(cfg->settings);
+}
+
+/* Calls fn on every heap field a block of rows owns: the strings of MB_OPT_STRING rows and
+ * the arrays of hidden MB_OPT_LIST rows (elem_size > 0; a string has elem_size 0). */
+static void each_heap_field(const struct mb_option *rows, size_t n, const struct mb_config *cfg,
+                            enum mb_opt_block block,
+                            void (*fn)(void **ptr, size_t count, size_t elem, void *user),
+                            void *user)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct mb_option *o = &rows[i];
+        char *base;
+        if (o->block != block || (o->kind != MB_OPT_STRING && o->kind != MB_OPT_LIST))
+            continue;
+        base = mb_option_base(o, cfg);
+        if (o->kind == MB_OPT_STRING)
+            fn((void **)(base + o->offset), 0, 0, user);
+        else
+            fn((void **)(base + o->offset), *(size_t *)(base + o->count_offset), o->elem_size,
+               user);
+    }
+}
+
+static void free_field(void **ptr, size_t count, size_t elem, void *user)
+{
+    (void)count;
+    (void)elem;
+    (void)user;
+    free(*ptr);
+    *ptr = NULL;
 }
 
 void mb_config_free(struct mb_config *cfg)
 {
+    const struct mb_settings_type *t = cfg->settings_type;
+
     free(cfg->prog);
     free(cfg->cmdline);
-    free(cfg->common.json_path);
-    free(cfg->common.output_dir);
-    free(cfg->imb.msglen_file);
-    free(cfg->imb.input_file);
-    free(cfg->imb.lengths);
-    free(cfg->imb.selected);
-    free(cfg->beff.prefix);
-    free(cfg->presta.count_file);
-    free(cfg->presta.alloc);
-    free(cfg->presta.sizes_file);
-    free(cfg->presta.counts);
-    free(cfg->presta.sizes);
+    each_heap_field(mb_common_options, mb_n_common_options, cfg, MB_IN_COMMON, free_field, NULL);
+    for (size_t k = 0; t && cfg->settings && k < MB_MAX_SETS - 1 && t->sets[k]; k++)
+        each_heap_field(t->sets[k]->rows, t->sets[k]->n, cfg, MB_IN_SUITE, free_field, NULL);
+    free(cfg->settings);
     memset(cfg, 0, sizeof *cfg);
 }
 
-/* Broadcasts one heap block whose pointer lives in the struct: rank 0's pointer value is
+struct bcast_ctx {
+    MPI_Comm comm;
+    int rank;
+};
+
+/* Broadcasts one heap block whose pointer lives in a settings block: rank 0's pointer value is
  * meaningless elsewhere, so the length goes first (-1 for NULL) and the block follows. */
 static void bcast_block(void **ptr, size_t bytes, MPI_Comm comm, int rank)
 {
@@ -56,34 +89,33 @@ static void bcast_block(void **ptr, size_t bytes, MPI_Comm comm, int rank)
     }
 }
 
-static void bcast_string(char **s, MPI_Comm comm, int rank)
+static void bcast_field(void **ptr, size_t count, size_t elem, void *user)
 {
-    size_t len = (rank == 0 && *s) ? strlen(*s) + 1 : 0;
-    bcast_block((void **)s, len, comm, rank);
+    const struct bcast_ctx *b = user;
+    /* elem == 0: a string, its length known on rank 0 only. */
+    size_t bytes = elem ? count * elem : (b->rank == 0 && *ptr ? strlen(*ptr) + 1 : 0);
+    bcast_block(ptr, bytes, b->comm, b->rank);
+}
+
+static void bcast_bytes(void *p, size_t bytes, MPI_Comm comm)
+{
+    MB_MPI(MPI_Bcast(p, (int)bytes, MPI_BYTE, 0, comm));
 }
 
 void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm)
 {
-    int rank;
+    struct bcast_ctx b = {comm, 0};
+    const struct mb_settings_type *t = cfg->settings_type;
 
-    MB_MPI(MPI_Comm_rank(comm, &rank));
-    MB_MPI(MPI_Bcast(cfg, (int)sizeof *cfg, MPI_BYTE, 0, comm));
-    bcast_string(&cfg->prog, comm, rank);
-    bcast_string(&cfg->cmdline, comm, rank);
-    bcast_string(&cfg->common.json_path, comm, rank);
-    bcast_string(&cfg->common.output_dir, comm, rank);
-    bcast_string(&cfg->imb.msglen_file, comm, rank);
-    bcast_string(&cfg->imb.input_file, comm, rank);
-    bcast_block((void **)&cfg->imb.lengths, cfg->imb.n_lengths * sizeof *cfg->imb.lengths, comm,
-                rank);
-    bcast_string(&cfg->beff.prefix, comm, rank);
-    bcast_block((void **)&cfg->imb.selected, cfg->imb.n_selected * sizeof *cfg->imb.selected, comm,
-                rank);
-    bcast_string(&cfg->presta.count_file, comm, rank);
-    bcast_string(&cfg->presta.alloc, comm, rank);
-    bcast_string(&cfg->presta.sizes_file, comm, rank);
-    bcast_block((void **)&cfg->presta.counts, cfg->presta.n_counts * sizeof *cfg->presta.counts,
-                comm, rank);
-    bcast_block((void **)&cfg->presta.sizes, cfg->presta.n_sizes * sizeof *cfg->presta.sizes, comm,
-                rank);
+    MB_MPI(MPI_Comm_rank(comm, &b.rank));
+    MB_MPI(MPI_Bcast(&cfg->suite, 1, MPI_INT, 0, comm));
+    bcast_field((void **)&cfg->prog, 0, 0, &b);
+    bcast_field((void **)&cfg->cmdline, 0, 0, &b);
+    bcast_bytes(&cfg->common, sizeof cfg->common, comm);
+    each_heap_field(mb_common_options, mb_n_common_options, cfg, MB_IN_COMMON, bcast_field, &b);
+    if (!t)
+        return;
+    bcast_bytes(cfg->settings, t->size, comm);
+    for (size_t k = 0; k < MB_MAX_SETS - 1 && t->sets[k]; k++)
+        each_heap_field(t->sets[k]->rows, t->sets[k]->n, cfg, MB_IN_SUITE, bcast_field, &b);
 }

@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include "core/scratch.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,9 @@ void mb_die(const char *fmt, ...)
     fputc('\n', stderr);
     fflush(stderr);
     fflush(stdout);
+    /* Scratch files this process created go before the job does (SPEC §4, §6: removed also
+     * on error); the other processes clean theirs when the launcher signals them. */
+    mb_scratch_cleanup();
     /* MPICH's hydra may kill the job on MPI_Abort before it has forwarded this rank's
      * stderr: give the launcher a moment to pass the message on (error path only). */
     nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);

@@ -80,12 +80,19 @@ int mb_parse_double(const char *text, double min, double max, double *out, const
     return 0;
 }
 
+void *mb_option_base(const struct mb_option *o, const struct mb_config *cfg)
+{
+    return o->block == MB_IN_COMMON ? (void *)&cfg->common : cfg->settings;
+}
+
 static const struct mb_option *find(const struct mb_option_set *sets, size_t nsets,
                                     const char *word, size_t wordlen)
 {
     for (size_t s = 0; s < nsets; s++)
         for (size_t i = 0; i < sets[s].n; i++) {
             const struct mb_option *o = &sets[s].rows[i];
+            if (!o->name)
+                continue;
             if ((strlen(o->name) == wordlen && strncmp(o->name, word, wordlen) == 0) ||
                 (o->alias && strlen(o->alias) == wordlen && strncmp(o->alias, word, wordlen) == 0))
                 return o;
@@ -96,7 +103,7 @@ static const struct mb_option *find(const struct mb_option_set *sets, size_t nse
 static int apply(const struct mb_option *o, const char *typed, const char *value,
                  struct mb_config *cfg, struct mb_error *err)
 {
-    char *field = (char *)cfg + o->offset;
+    char *field = (char *)mb_option_base(o, cfg) + o->offset;
     const char *why = NULL;
 
     switch (o->kind) {
@@ -124,9 +131,11 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
             return mb_usage(err, "empty value for %s", typed);
         free(*(char **)field);
         *(char **)field = mb_xstrdup(value);
-        return 0;
+        return o->parse ? o->parse(cfg, value, err) : 0;
     case MB_OPT_CUSTOM:
         return o->parse(cfg, value, err);
+    case MB_OPT_LIST:
+        break;
     }
     return 0;
 }
@@ -145,7 +154,7 @@ static int letter_option(const struct mb_option_set *sets, size_t nsets, const c
         for (size_t i = 0; i < sets[s].n; i++) {
             const struct mb_option *o = &sets[s].rows[i];
             char typed[3] = {'-', arg[1], '\0'};
-            if (strcmp(o->name, typed) != 0)
+            if (!o->name || strcmp(o->name, typed) != 0)
                 continue;
             if (o->kind == MB_OPT_FLAG)
                 return mb_usage(err, "option %s takes no value ('%s'); give flags separately",
@@ -215,6 +224,8 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
         for (size_t i = 0; i < sets[s].n; i++) {
             const struct mb_option *o = &sets[s].rows[i];
             char left[96];
+            if (!o->name)
+                continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
                      o->alias ? o->alias : "", o->metavar ? " " : "", o->metavar ? o->metavar : "");
             if (strlen(left) > 34) /* long metavars get a line of their own */
@@ -226,7 +237,7 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
 
 void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, char *buf, size_t len)
 {
-    const char *field = (const char *)cfg + o->offset;
+    const char *field = (const char *)mb_option_base(o, cfg) + o->offset;
 
     if (o->show) {
         o->show(cfg, buf, len);
@@ -246,6 +257,7 @@ void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, cha
         snprintf(buf, len, "%s", *(char *const *)field ? *(char *const *)field : "(none)");
         break;
     case MB_OPT_CUSTOM:
+    case MB_OPT_LIST:
         snprintf(buf, len, "(set)");
         break;
     }

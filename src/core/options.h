@@ -19,23 +19,36 @@ enum mb_opt_kind {
     MB_OPT_FLAG,   /* int set to 1, takes no value */
     MB_OPT_LONG,   /* long within [min, max] */
     MB_OPT_DOUBLE, /* finite double within [min, max] */
-    MB_OPT_STRING, /* char *, duplicated */
-    MB_OPT_CUSTOM  /* parsed by the row's parse function */
+    MB_OPT_STRING, /* char *, duplicated; then the row's parse function, if any, reads it */
+    MB_OPT_CUSTOM, /* parsed by the row's parse function */
+    MB_OPT_LIST    /* hidden row (no name): a heap array the settings block owns, resolved
+                      during validation; count_offset names its size_t length */
 };
 
+/* The block a row's offset points into: the suite's own settings (struct mb_imb_config, ...)
+ * or the settings every suite shares (struct mb_common_config). */
+enum mb_opt_block { MB_IN_SUITE = 0, MB_IN_COMMON = 1 };
+
 struct mb_option {
-    const char *name;  /* as typed: "-npmin", "--json" */
+    const char *name;  /* as typed: "-npmin", "--json"; NULL for a hidden MB_OPT_LIST row */
     const char *alias; /* another accepted spelling, or NULL */
     enum mb_opt_kind kind;
-    size_t offset; /* offsetof(struct mb_config, field) */
+    size_t offset; /* offsetof(<the block's struct>, field) */
     double min, max;
     const char *metavar; /* "<NPmin>"; NULL for flags */
     const char *help;
-    /* MB_OPT_CUSTOM: parse the value into cfg; return 0 or mb_usage(err, ...). */
+    /* MB_OPT_CUSTOM: parse the value into cfg; MB_OPT_STRING: read what the stored string
+     * names (a file). Return 0 or mb_usage(err, ...). */
     int (*parse)(struct mb_config *cfg, const char *value, struct mb_error *err);
     /* Optional: describe the effective value (custom rows, or rows whose zero means "default"). */
     void (*show)(const struct mb_config *cfg, char *buf, size_t len);
+    enum mb_opt_block block;
+    /* MB_OPT_LIST: offsetof the size_t element count, and the element size. */
+    size_t count_offset, elem_size;
 };
+
+/* The base address of the block a row points into. */
+void *mb_option_base(const struct mb_option *o, const struct mb_config *cfg);
 
 /* Handles an argument that is not an option (IMB: a benchmark name). */
 typedef int (*mb_positional_fn)(struct mb_config *cfg, const char *arg, struct mb_error *err);
@@ -46,6 +59,18 @@ struct mb_option_set {
     /* Presta's single-letter grammar (presta.md §1.1): a two-character row "-o" also matches
      * "-o100" (value attached), and an unknown "-x..." is reported as "Invalid flag -x!". */
     int letters;
+};
+
+/* A suite's own settings block: its size, its defaults, and the option sets that describe it
+ * - the rows the suite parses plus hidden MB_OPT_LIST rows for the arrays its validation
+ * resolves. The parser, --help, the effective-settings block, mb_config_free and
+ * mb_config_bcast all walk these sets, so a new setting is parsed, shown, freed and broadcast
+ * by adding its row, and by nothing else. */
+enum { MB_MAX_SETS = 4 };
+struct mb_settings_type {
+    size_t size;
+    void (*defaults)(void *block);                     /* NULL: all zero */
+    const struct mb_option_set *sets[MB_MAX_SETS - 1]; /* NULL-terminated; common rows added */
 };
 
 /* Parses argv[first..argc-1] against the sets (searched in order). Returns 0 or 2 (err set). */

@@ -3,8 +3,6 @@
 #ifndef MB_REPORT_JSON_H
 #define MB_REPORT_JSON_H
 
-#include "core/result.h"
-
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,8 +35,5 @@ void mb_jobj_write(struct mb_jobj *o, FILE *f);
 
 /* Appends s as a quoted JSON string to the object's buffer. */
 void mb_json_quote(struct mb_jobj *o, const char *s);
-
-/* The result row, with its block's description (rows are self-contained). */
-void mb_json_row(FILE *f, const struct mb_result *r);
 
 #endif

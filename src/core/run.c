@@ -1,6 +1,8 @@
 /* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
  * the outcome, output files, then the suite (ARCHITECTURE properties 8 and 10). */
+#include "core/clock.h"
 #include "core/error.h"
+#include "core/report_json.h"
 #include "core/suite.h"
 #include "mb_version.h"
 
@@ -148,7 +150,7 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
 
 static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
 {
-    struct mb_option_set sets[2];
+    struct mb_option_set sets[MB_MAX_SETS];
     size_t n = mb_suite_option_sets(s, sets);
 
     fprintf(out, "Usage: mpirun -np N %s [options]%s\n%s (mpibench %s)\n\n", prog,
@@ -168,7 +170,7 @@ static void print_version(FILE *out)
 static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first,
                       struct mb_config *cfg, struct outputs *outs, struct mb_error *err)
 {
-    struct mb_option_set sets[2];
+    struct mb_option_set sets[MB_MAX_SETS];
     size_t nsets = mb_suite_option_sets(ctx->suite, sets);
     const char *base = ctx->suite->legacy ? ctx->suite->legacy : ctx->suite->name;
 
@@ -180,6 +182,50 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
         cfg->common.check = 1;
     if (ctx->suite->validate(cfg, ctx->prov, err) == 0)
         outputs_open(outs, cfg, base, err);
+}
+
+/* ---- the end of every run ------------------------------------------------------------- */
+
+static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e)
+{
+    struct mb_jobj o;
+
+    if (!ctx->json)
+        return;
+    mb_jobj_begin(&o, "summary");
+    mb_jobj_int(&o, "exit_status", e->status);
+    mb_jobj_int(&o, "rows", e->rows);
+    mb_jobj_int(&o, "defects", e->defects);
+    mb_jobj_num(&o, "elapsed_sec", e->seconds);
+    mb_jobj_int(&o, "peak_rss_bytes", (long long)e->peak_rss);
+    mb_jobj_write(&o, ctx->json);
+}
+
+/* Collective: rank 0 saw every row, so its tally is everybody's verdict (SPEC §0): defects
+ * make the status 1 on every rank. Then the peak memory, the suite's footer, the summary
+ * record and the one data-check message. */
+static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                  const struct mb_tally *tally, double t0)
+{
+    long long counts[2] = {tally->rows, tally->defects};
+    struct mb_run_end e;
+
+    MB_MPI(MPI_Bcast(counts, 2, MPI_LONG_LONG, 0, ctx->world));
+    e.rows = counts[0];
+    e.defects = counts[1];
+    e.status = e.defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    e.peak_rss = mb_peak_rss(ctx->world);
+    e.seconds = mb_now() - t0;
+    if (ctx->rank != 0)
+        return e.status;
+    if (ctx->suite->footer)
+        ctx->suite->footer(ctx, cfg, &e);
+    mb_flush(&ctx->out);
+    json_summary(ctx, &e);
+    if (e.defects > 0)
+        fprintf(stderr, "%s: %s: %lld %s\n", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
+                tally->defects_what ? tally->defects_what : "defects found");
+    return e.status;
 }
 
 /* ---- the entry point ---------------------------------------------------------------- */
@@ -228,6 +274,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     mb_provenance_gather(&prov, ctx.world);
     ctx.prov = &prov;
     cfg.suite = info[0];
+    mb_config_settings(&cfg, ctx.suite->settings);
     if (ctx.rank == 0)
         configure(&ctx, argc, argv, info[1], &cfg, &outs, &err);
     status = mb_agree(&err, cfg.prog, ctx.world);
@@ -251,7 +298,15 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog);
     }
     mb_json_header(&ctx, &cfg);
-    status = cfg.common.dry_run ? ctx.suite->dry_run(&ctx, &cfg) : ctx.suite->run(&ctx, &cfg);
+    if (cfg.common.dry_run) {
+        status = ctx.suite->dry_run(&ctx, &cfg);
+    } else {
+        struct mb_tally tally = {0, 0, NULL};
+        const double t0 = mb_now();
+        status = ctx.suite->run(&ctx, &cfg, &tally);
+        if (status == MB_EXIT_OK)
+            status = finish(&ctx, &cfg, &tally, t0);
+    }
     mb_watchdog_stop(ctx.wd);
     if (status == MB_EXIT_USAGE) {
         /* A suite refused its input (e.g. b_eff's protocol files or buffers): no files stay. */

@@ -8,6 +8,7 @@
 
 /* The suites implemented elsewhere; each is one row below. */
 extern const struct mb_suite mb_suite_imb_mpi1;
+extern const struct mb_suite mb_suite_imb_ext;
 extern const struct mb_suite mb_suite_run;
 extern const struct mb_suite mb_suite_beff;
 extern const struct mb_suite mb_suite_presta_com;
@@ -17,8 +18,6 @@ extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
 
 /* Suites not built yet answer "not implemented yet" (run == NULL). */
-static const struct mb_suite suite_imb_ext = {
-    .name = "imb-ext", .legacy = "IMB-EXT", .title = "IMB-EXT one-sided communication"};
 static const struct mb_suite suite_imb_io = {
     .name = "imb-io", .legacy = "IMB-IO", .title = "IMB-IO MPI-IO benchmarks"};
 static const struct mb_suite suite_beffio = {
@@ -26,7 +25,7 @@ static const struct mb_suite suite_beffio = {
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
     &mb_suite_imb_mpi1,
-    &suite_imb_ext,
+    &mb_suite_imb_ext,
     &suite_imb_io,
     &mb_suite_beff,
     &suite_beffio,
@@ -41,8 +40,9 @@ enum { N_SUITES = sizeof suites / sizeof suites[0] };
 /* --help and --version are requests, not settings of the run. */
 static int is_action(const struct mb_option *o)
 {
-    return o->kind == MB_OPT_FLAG && (o->offset == offsetof(struct mb_config, common.help) ||
-                                      o->offset == offsetof(struct mb_config, common.version));
+    return o->kind == MB_OPT_FLAG && o->block == MB_IN_COMMON &&
+           (o->offset == offsetof(struct mb_common_config, help) ||
+            o->offset == offsetof(struct mb_common_config, version));
 }
 
 static void show_timeout(const struct mb_config *cfg, char *buf, size_t len)
@@ -53,26 +53,61 @@ static void show_timeout(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "off");
 }
 
-#define COMMON(field) offsetof(struct mb_config, common.field)
+#define COMMON(field) offsetof(struct mb_common_config, field)
 const struct mb_option mb_common_options[] = {
-    {"--json", NULL, MB_OPT_STRING, COMMON(json_path), 0, 0, "FILE",
-     "also write the results as JSON Lines to FILE (schema: docs/results.schema.json)", NULL, NULL},
-    {"--output-dir", NULL, MB_OPT_STRING, COMMON(output_dir), 0, 0, "DIR",
-     "also write the text output (and, without --json, the JSON) into DIR", NULL, NULL},
-    {"--check", "-check", MB_OPT_FLAG, COMMON(check), 0, 0, NULL,
-     "check every received buffer; adds a defects column (results not valid as benchmark data)",
-     NULL, NULL},
-    {"--check-selftest", NULL, MB_OPT_FLAG, COMMON(selftest), 0, 0, NULL,
-     "with --check: deliberately corrupt sent data to prove the check finds it", NULL, NULL},
-    {"--timeout", NULL, MB_OPT_DOUBLE, COMMON(timeout), 1e-3, 1e9, "SEC",
-     "abort the job (exit 1) if one measurement takes longer than SEC seconds", NULL, show_timeout},
-    {"--quiet", NULL, MB_OPT_FLAG, COMMON(quiet), 0, 0, NULL, "no text output on stdout", NULL,
-     NULL},
-    {"--dry-run", NULL, MB_OPT_FLAG, COMMON(dry_run), 0, 0, NULL,
-     "print the run plan and exit without measuring", NULL, NULL},
-    {"--help", NULL, MB_OPT_FLAG, COMMON(help), 0, 0, NULL, "print this help and exit", NULL, NULL},
-    {"--version", NULL, MB_OPT_FLAG, COMMON(version), 0, 0, NULL, "print the version and exit",
-     NULL, NULL},
+    {.name = "--json",
+     .kind = MB_OPT_STRING,
+     .offset = COMMON(json_path),
+     .metavar = "FILE",
+     .help = "also write the results as JSON Lines to FILE (schema: docs/results.schema.json)",
+     .block = MB_IN_COMMON},
+    {.name = "--output-dir",
+     .kind = MB_OPT_STRING,
+     .offset = COMMON(output_dir),
+     .metavar = "DIR",
+     .help = "also write the text output (and, without --json, the JSON) into DIR",
+     .block = MB_IN_COMMON},
+    {.name = "--check",
+     .alias = "-check",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(check),
+     .help =
+         "check every received buffer; adds a defects column (results not valid as benchmark data)",
+     .block = MB_IN_COMMON},
+    {.name = "--check-selftest",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(selftest),
+     .help = "with --check: deliberately corrupt sent data to prove the check finds it",
+     .block = MB_IN_COMMON},
+    {.name = "--timeout",
+     .kind = MB_OPT_DOUBLE,
+     .offset = COMMON(timeout),
+     .min = 1e-3,
+     .max = 1e9,
+     .metavar = "SEC",
+     .help = "abort the job (exit 1) if one measurement takes longer than SEC seconds",
+     .show = show_timeout,
+     .block = MB_IN_COMMON},
+    {.name = "--quiet",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(quiet),
+     .help = "no text output on stdout",
+     .block = MB_IN_COMMON},
+    {.name = "--dry-run",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(dry_run),
+     .help = "print the run plan and exit without measuring",
+     .block = MB_IN_COMMON},
+    {.name = "--help",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(help),
+     .help = "print this help and exit",
+     .block = MB_IN_COMMON},
+    {.name = "--version",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(version),
+     .help = "print the version and exit",
+     .block = MB_IN_COMMON},
 };
 const size_t mb_n_common_options = sizeof mb_common_options / sizeof mb_common_options[0];
 #undef COMMON
@@ -97,24 +132,27 @@ int mb_suite_find(const char *word, int by_legacy)
     return -1;
 }
 
-size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[2])
+size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[MB_MAX_SETS])
 {
-    sets[0] = s->options ? *s->options : (struct mb_option_set){NULL, 0, 0};
-    sets[1] = (struct mb_option_set){mb_common_options, mb_n_common_options, 0};
-    return 2;
+    size_t n = 0;
+
+    for (size_t k = 0; s->settings && k < MB_MAX_SETS - 1 && s->settings->sets[k]; k++)
+        sets[n++] = *s->settings->sets[k];
+    sets[n++] = (struct mb_option_set){mb_common_options, mb_n_common_options, 0};
+    return n;
 }
 
 /* Calls fn(user, name, value) for every setting of the suite, in table order. */
 static void each_setting(const struct mb_suite *s, const struct mb_config *cfg,
                          void (*fn)(void *user, const char *name, const char *value), void *user)
 {
-    struct mb_option_set sets[2];
+    struct mb_option_set sets[MB_MAX_SETS];
     size_t n = mb_suite_option_sets(s, sets);
 
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < sets[k].n; i++) {
             char value[256];
-            if (is_action(&sets[k].rows[i]))
+            if (!sets[k].rows[i].name || is_action(&sets[k].rows[i]))
                 continue;
             mb_option_value(&sets[k].rows[i], cfg, value, sizeof value);
             fn(user, sets[k].rows[i].name, value);
@@ -162,21 +200,5 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg)
     mb_provenance_json(ctx->prov, &o);
     mb_jobj_bool(&o, "check_mode", cfg->common.check);
     mb_settings_json(ctx->suite, cfg, &o);
-    mb_jobj_write(&o, ctx->json);
-}
-
-void mb_json_summary(const struct mb_ctx *ctx, int status, long long rows, long long defects,
-                     double seconds, unsigned long long peak_rss)
-{
-    struct mb_jobj o;
-
-    if (!ctx->json)
-        return;
-    mb_jobj_begin(&o, "summary");
-    mb_jobj_int(&o, "exit_status", status);
-    mb_jobj_int(&o, "rows", rows);
-    mb_jobj_int(&o, "defects", defects);
-    mb_jobj_num(&o, "elapsed_sec", seconds);
-    mb_jobj_int(&o, "peak_rss_bytes", (long long)peak_rss);
     mb_jobj_write(&o, ctx->json);
 }

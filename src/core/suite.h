@@ -28,19 +28,41 @@ struct mb_ctx {
     const struct mb_suite *suite;
 };
 
+/* What a suite's run hands back (rank 0's counts are the ones that count): the entry point
+ * ends every run the same way - status agreed by all ranks, peak memory, the summary record,
+ * the data-check message. */
+struct mb_tally {
+    long long rows;           /* result records produced */
+    long long defects;        /* data-check defects found */
+    const char *defects_what; /* how the message names them: "defects found" */
+};
+
+/* The end of a run, as the suite's footer hook sees it. */
+struct mb_run_end {
+    int status;
+    long long rows, defects;
+    double seconds;
+    unsigned long long peak_rss;
+};
+
 struct mb_suite {
-    const char *name;                    /* subcommand: "imb-mpi1" */
-    const char *legacy;                  /* original program name for argv[0] dispatch, or NULL */
-    const char *title;                   /* one line for listings */
-    const struct mb_option_set *options; /* the suite's own rows, or NULL */
+    const char *name;   /* subcommand: "imb-mpi1" */
+    const char *legacy; /* original program name for argv[0] dispatch, or NULL */
+    const char *title;  /* one line for listings */
+    const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
     /* Rank 0, after parsing: check and resolve the settings (0 or mb_usage). */
     int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
     /* Rank 0: text printed by --help after the synopsis. */
     void (*usage)(FILE *out);
-    /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet. */
+    /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet.
+     * run returns 0, or a status that ends the run at once (2: the suite refused its input,
+     * nothing is kept), and fills the tally. */
     int (*dry_run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
-    int (*run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
+    int (*run)(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally);
+    /* Optional, rank 0, after the status is agreed: the suite's closing text. */
+    void (*footer)(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                   const struct mb_run_end *end);
 };
 
 /* The suite table (suite.c): count, entry, index of a subcommand or original name (-1 if
@@ -48,7 +70,7 @@ struct mb_suite {
 size_t mb_suite_count(void);
 const struct mb_suite *mb_suite_at(size_t i);
 int mb_suite_find(const char *word, int by_legacy);
-size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[2]);
+size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[MB_MAX_SETS]);
 
 /* Option rows accepted by every suite (--json, --check, --timeout, ...). */
 extern const struct mb_option mb_common_options[];
@@ -59,10 +81,8 @@ void mb_settings_text(const struct mb_suite *s, const struct mb_config *cfg,
                       const struct mb_out *out);
 void mb_settings_json(const struct mb_suite *s, const struct mb_config *cfg, struct mb_jobj *o);
 
-/* JSON header and summary records shared by all suites. */
+/* The JSON header record shared by all suites. */
 void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
-void mb_json_summary(const struct mb_ctx *ctx, int status, long long rows, long long defects,
-                     double seconds, unsigned long long peak_rss);
 
 /* The library entry point: runs what argv asks for (argv[0] = original name, or
  * "mpibench <suite> ..."), collectively over comm. Text goes to out on rank 0. Returns the

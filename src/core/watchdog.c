@@ -1,6 +1,7 @@
 #include "core/watchdog.h"
 
 #include "core/error.h"
+#include "core/scratch.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -9,8 +10,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-/* The one piece of process-wide mutable state in mpibench: a signal handler can reach nothing
- * else. It is written only while the timer is stopped, and read only by the handler. */
+/* Process-wide mutable state, as the scratch-file registry in scratch.c is: a signal handler
+ * can reach nothing else. It is written only while the timer is stopped, and read only by the
+ * handler. */
 static char alarm_message[512];
 static volatile sig_atomic_t alarm_length;
 
@@ -19,6 +21,7 @@ static void on_alarm(int sig)
     (void)sig;
     if (write(STDERR_FILENO, alarm_message, (size_t)alarm_length) < 0)
         alarm_length = 0;
+    mb_scratch_cleanup(); /* async-signal-safe; SPEC §4, §6: no scratch file outlives a hang */
     _exit(mb_error_status(MB_ERR_TIMEOUT));
 }
 

@@ -1,16 +1,18 @@
-/* The IMB-MPI1 driver (IMB guide 5.2.6-5.2.8, 6): for one block of the plan it builds the
- * groups, allocates the buffers within the -mem cap, warms up, and for each message length
- * synchronises, times n_sample calls of the kernel, optionally checks the data, gathers the
- * per-process times and hands the row to the printers. It is the only IMB code that reads the
- * clock. */
+/* The IMB driver of every family (IMB guide 5.2.6-5.2.8, 6): for one block of the plan it
+ * builds the groups, allocates the buffers within the -mem cap, runs the row's setup (a
+ * window), warms up, and for each message length synchronises, times n_sample calls of the
+ * kernel - assuring completion after each or after all of them in the non-aggregate and
+ * aggregate modes - optionally checks the data, gathers the per-process times and hands the
+ * row to the printers. It is the only IMB code that reads the clock. */
 #include "imb/imb_driver.h"
 
 #include "core/clock.h"
 #include "core/error.h"
-#include "core/groups.h"
 #include "core/report_json.h"
-#include "core/report_text.h"
 #include "core/stats.h"
+#include "core/window.h"
+#include "imb/imb_groups.h"
+#include "imb/imb_report.h"
 #include "imb/imb_settings.h"
 
 #include <math.h>
@@ -40,6 +42,7 @@ static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
     case MB_IMB_PARALLEL:
         return MB_LAYOUT_RANGE_BW;
     case MB_IMB_COLLECTIVE:
+    case MB_IMB_OTHER:
         return MB_LAYOUT_RANGE;
     case MB_IMB_SYNC:
         break;
@@ -52,15 +55,26 @@ static const char *class_name(enum mb_imb_class c)
     static const char *const names[] = {[MB_IMB_SINGLE] = "single",
                                         [MB_IMB_PARALLEL] = "parallel",
                                         [MB_IMB_COLLECTIVE] = "collective",
-                                        [MB_IMB_SYNC] = "collective"};
+                                        [MB_IMB_SYNC] = "collective",
+                                        [MB_IMB_OTHER] = "other"};
     return names[c];
+}
+
+/* Watchdog labels name the mode of a block that has one. */
+static const char *mode_label(enum mb_imb_mode m)
+{
+    return m == MB_IMB_AGGREGATE       ? " (aggregate)"
+           : m == MB_IMB_NON_AGGREGATE ? " (non-aggregate)"
+                                       : "";
 }
 
 /* Everything one block needs while it runs. */
 struct block_run {
     const struct mb_ctx *ctx;
     const struct mb_config *cfg;
+    const struct mb_imb_family *f;
     const struct mb_imb_bench *b;
+    enum mb_imb_mode mode;
     struct mb_groups g;
     struct mb_block blk;
     struct mb_imb_args a;
@@ -71,7 +85,7 @@ struct block_run {
 
 static void set_length(struct block_run *r, long long x)
 {
-    r->d = mb_imb_demand(r->b, x, r->g.q, &r->cfg->imb, r->cfg->common.check);
+    r->d = mb_imb_demand(r->b, x, r->g.q, mb_imb_cfg(r->cfg), r->cfg->common.check);
     r->a.bytes = (size_t)x;
     r->a.count = (int)(x / (long long)r->b->elem_size);
     r->a.slots = r->d.slots;
@@ -79,22 +93,53 @@ static void set_length(struct block_run *r, long long x)
         r->b->prepare(&r->a);
 }
 
+/* The timed loops of guide 5.2.8: N_BARR barriers (when asked), then n samples between two
+ * clock reads. MPI-1 rows (5.2.8.1) call the kernel alone; rows with a completion call
+ * (5.2.8.2) assure completion after every transfer (non-aggregate) or once after all of them
+ * (aggregate). Returns the time per sample. */
+static double timed_loop(const struct block_run *r, long n, int barriers)
+{
+    void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
+    void (*const complete)(const struct mb_imb_args *) = r->b->complete;
+    const struct mb_imb_args *const a = &r->a;
+    double t0, t1;
+
+    for (int i = 0; i < barriers; i++)
+        MB_MPI(MPI_Barrier(r->g.group));
+    if (!complete) {
+        t0 = mb_now();
+        for (long i = 0; i < n; i++)
+            kernel(a, i);
+        t1 = mb_now();
+    } else if (r->mode == MB_IMB_AGGREGATE) {
+        t0 = mb_now();
+        for (long i = 0; i < n; i++)
+            kernel(a, i);
+        complete(a);
+        t1 = mb_now();
+    } else {
+        t0 = mb_now();
+        for (long i = 0; i < n; i++) {
+            kernel(a, i);
+            complete(a);
+        }
+        t1 = mb_now();
+    }
+    return (t1 - t0) / (double)n;
+}
+
 /* -time (guide 5.1.2.6): time 1, 2, 4, ... repetitions until the probe has used a small
  * fraction of the limit, then take as many repetitions as fit the limit. The maximum over all
  * active processes decides, so every group uses the same count. */
 static long probe_reps(struct block_run *r, long n_max)
 {
-    const double limit = r->cfg->imb.time_limit;
+    const double limit = mb_imb_cfg(r->cfg)->time_limit;
     long k = 1;
     double t;
 
     for (;;) {
-        double t0;
         MB_MPI(MPI_Barrier(r->g.group));
-        t0 = mb_now();
-        for (long i = 0; i < k; i++)
-            r->b->kernel(&r->a, i);
-        t = mb_now() - t0;
+        t = timed_loop(r, k, 0) * (double)k;
         MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, r->g.active));
         if (k >= n_max || t >= limit * MB_IMB_TIME_PROBE_FRACTION)
             break;
@@ -103,44 +148,37 @@ static long probe_reps(struct block_run *r, long n_max)
     return mb_imb_reps_for_time(n_max, limit, t / (double)k);
 }
 
-/* The timed loop of guide 5.2.8.1: N_BARR barriers, then n samples between two clock reads. */
-static double timed_loop(const struct block_run *r, long n)
-{
-    void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
-    const struct mb_imb_args *const a = &r->a;
-    double t0, t1;
-
-    for (int i = 0; i < MB_IMB_N_BARR; i++)
-        MB_MPI(MPI_Barrier(r->g.group));
-    t0 = mb_now();
-    for (long i = 0; i < n; i++)
-        kernel(a, i);
-    t1 = mb_now();
-    return (t1 - t0) / (double)n;
-}
-
 /* Check mode (guide 7.2): one more, untimed sample with freshly patterned send buffers and
- * poisoned receive buffers; returns the number of wrong items this process received. */
+ * poisoned receive buffers (zeroed for float rows, so that Accumulate's sums start from 0);
+ * returns the number of wrong items this process received. One-sided rows open and close the
+ * sample's epoch with their completion call: the fence also makes the local stores into the
+ * window visible to the other processes. */
 static long long check_once(struct block_run *r, long iter)
 {
     char *s = mb_imb_sbuf(&r->a, iter);
+    const int floats = r->b->elem_size == sizeof(float);
 
-    if (r->b->elem_size == sizeof(float))
+    if (floats)
         mb_fill_floats((float *)(void *)s, r->d.sbytes / sizeof(float), r->a.rank, 0);
     else
         mb_fill_bytes(s, r->d.sbytes, r->a.rank, 0);
-    memset(mb_imb_rbuf(&r->a, iter), 0xA5, r->d.rbytes);
+    memset(mb_imb_rbuf(&r->a, iter), floats ? 0 : 0xA5, r->d.rbytes);
     if (r->cfg->common.selftest && r->d.sbytes > 0)
         s[0] = (char)(s[0] ^ 0x5A);
-    MB_MPI(MPI_Barrier(r->g.group));
+    if (r->b->complete)
+        r->b->complete(&r->a);
+    else
+        MB_MPI(MPI_Barrier(r->g.group));
     r->b->kernel(&r->a, iter);
+    if (r->b->complete)
+        r->b->complete(&r->a);
     return (long long)r->b->check(&r->a, iter);
 }
 
 static void emit(const struct block_run *r, const struct mb_result *row, struct mb_imb_tally *t)
 {
-    mb_text_row(&r->ctx->out, row);
-    mb_json_row(r->ctx->json, row);
+    mb_imb_text_row(&r->ctx->out, row);
+    mb_imb_json_row(r->ctx->json, row);
     t->rows++;
     if (row->defects > 0)
         t->defects += row->defects;
@@ -210,14 +248,14 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
 
 static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally)
 {
-    const struct mb_imb_config *c = &r->cfg->imb;
-    long n = mb_imb_reps(x, mb_imb_msgspersample(c), mb_imb_overall_vol(c));
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    long n = mb_imb_reps_of(r->b, r->mode, x, c);
     long long defects = -1;
     double t;
 
     if (c->time_limit > 0)
         n = probe_reps(r, n);
-    t = timed_loop(r, n);
+    t = timed_loop(r, n, MB_IMB_N_BARR);
     if (r->cfg->common.check)
         defects = check_once(r, n - 1);
     report(r, x, n, t * 1e6 * r->b->time_scale, defects, tally);
@@ -232,8 +270,8 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
 
     for (size_t k = 0; k <= nlen; k++) {
         struct mb_imb_demand d = mb_imb_demand(r->b, k < nlen ? lens[k] : warm_x, r->g.q,
-                                               &r->cfg->imb, r->cfg->common.check);
-        if (!mb_imb_runnable(&d, &r->cfg->imb))
+                                               mb_imb_cfg(r->cfg), r->cfg->common.check);
+        if (!mb_imb_runnable(&d, mb_imb_cfg(r->cfg)))
             continue;
         if (d.sregion > smax)
             smax = d.sregion;
@@ -256,21 +294,39 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     return ok;
 }
 
+/* The row's setup (a window over the buffers) and its teardown, with the block's watchdog
+ * label; nothing when the row has none or the buffers could not be allocated. */
+static void setup(struct block_run *r, int ok)
+{
+    if (!ok || !r->b->setup)
+        return;
+    set_length(r, 0);
+    r->b->setup(&r->a);
+}
+
+static void teardown(struct block_run *r, int ok)
+{
+    if (ok && r->b->teardown)
+        r->b->teardown(&r->a);
+}
+
 static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int multi,
                        struct mb_imb_tally *tally)
 {
     const struct mb_ctx *ctx = r->ctx;
     const struct mb_config *cfg = r->cfg;
     const struct mb_imb_bench *b = r->b;
-    const long long warm_x = b->sizeless ? 0 : MB_IMB_ASSIGN_SIZE;
-    long long *lens = mb_xmalloc(mb_imb_max_lengths(&cfg->imb) * sizeof *lens);
-    size_t nlen = mb_imb_lengths(b, &cfg->imb, lens);
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    const long long warm_x = b->sizeless ? 0 : r->f->warm_x;
+    long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
+    size_t nlen = mb_imb_lengths(b, c, lens);
     char *sregion, *rregion;
     size_t sbytes, rbytes;
     int ok;
 
-    r->blk = (struct mb_block){.suite = MB_IMB_SUITE,
+    r->blk = (struct mb_block){.suite = r->f->name,
                                .name = b->name,
+                               .mode = r->mode,
                                .cls = class_name(b->cls),
                                .layout = layout_of(b, multi),
                                .multi = multi,
@@ -279,42 +335,52 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                .idle = r->g.idle,
                                .nprocs = ctx->size,
                                .order = plan->order,
-                               .map_rows = (int)cfg->imb.map_rows,
-                               .map_cols = (int)cfg->imb.map_cols,
+                               .map_rows = (int)c->map_rows,
+                               .map_cols = (int)c->map_cols,
                                .check = cfg->common.check && !b->sizeless};
     r->a = (struct mb_imb_args){.comm = r->g.group,
                                 .rank = r->g.group_rank,
                                 .size = r->g.q,
                                 .left = (r->g.group_rank + r->g.q - 1) % r->g.q,
                                 .right = (r->g.group_rank + 1) % r->g.q,
-                                .check = cfg->common.check};
+                                .check = cfg->common.check,
+                                .parent = r->g.active,
+                                .win = MPI_WIN_NULL,
+                                .info = mb_win_info(c->win_info),
+                                .fh = MPI_FILE_NULL};
     ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
     r->a.sbuf = sregion;
     r->a.rbuf = rregion;
+    r->a.sregion = sbytes;
+    r->a.rregion = rbytes;
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
     if (ctx->rank == 0) {
         r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * 2 * sizeof(double));
-        mb_text_block(&ctx->out, &r->blk);
+        mb_imb_text_block(&ctx->out, &r->blk);
     }
-    if (ok) {
-        /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes. */
+    setup(r, ok);
+    if (ok && r->f->warmups > 0) {
+        /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes, completed as
+         * the block's mode does; the time is not used. */
         set_length(r, warm_x);
-        for (long i = 0; i < MB_IMB_N_WARMUP; i++)
-            b->kernel(&r->a, i);
+        (void)timed_loop(r, r->f->warmups, 0);
     }
     for (size_t k = 0; k < nlen; k++) {
-        snprintf(r->label, sizeof r->label, "%s %s%s on %d processes, %lld bytes", MB_IMB_SUITE,
-                 r->g.ngroups > 1 ? "Multi-" : "", b->name, r->g.q, lens[k]);
+        snprintf(r->label, sizeof r->label, "%s %s%s%s on %d processes, %lld bytes", r->f->name,
+                 r->g.ngroups > 1 ? "Multi-" : "", b->name, mode_label(r->mode), r->g.q, lens[k]);
         mb_watchdog_arm(ctx->wd, r->label);
         set_length(r, lens[k]);
         if (r->d.int_overflow)
             skip_row(r, lens[k], MB_ROW_SKIP_INT, tally);
-        else if (!ok || !mb_imb_runnable(&r->d, &cfg->imb))
+        else if (!ok || !mb_imb_runnable(&r->d, c))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
             measure(r, lens[k], tally);
     }
+    teardown(r, ok);
+    if (r->a.info != MPI_INFO_NULL)
+        MB_MPI(MPI_Info_free(&r->a.info));
     free(r->gathered);
     free(r->a.counts);
     free(r->a.displs);
@@ -328,7 +394,8 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       struct mb_imb_tally *tally)
 {
     struct block_run r;
-    const struct mb_imb_bench *b = &mb_imb_benchmarks[item->bench];
+    const struct mb_imb_family *f = plan->family;
+    const struct mb_imb_bench *b = &f->benchmarks[item->bench];
 
     if (item->q == 0) {
         /* Known on every rank without communication: nothing collective happens. */
@@ -337,7 +404,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
             mb_printf(&ctx->out, "\n# %s skipped: it needs %d processes, %d started\n", b->name,
                       b->exact_procs, ctx->size);
             mb_jobj_begin(&o, "skipped");
-            mb_jobj_str(&o, "suite", MB_IMB_SUITE);
+            mb_jobj_str(&o, "suite", f->name);
             mb_jobj_str(&o, "benchmark", b->name);
             mb_jobj_int(&o, "processes_needed", b->exact_procs);
             mb_jobj_write(&o, ctx->json);
@@ -347,15 +414,17 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.cfg = cfg;
+    r.f = f;
     r.b = b;
-    snprintf(r.label, sizeof r.label, "%s %s on %d processes (setting up)", MB_IMB_SUITE, b->name,
-             item->q);
+    r.mode = item->mode;
+    snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (setting up)", f->name, b->name,
+             mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     mb_groups_create(&r.g, ctx->world, plan->position, item->q, item->multi >= 0);
     if (r.g.my_group >= 0)
         run_active(&r, plan, item->multi, tally);
-    snprintf(r.label, sizeof r.label, "%s %s on %d processes (finishing)", MB_IMB_SUITE, b->name,
-             item->q);
+    snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (finishing)", f->name, b->name,
+             mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     /* Idle processes wait here while the active ones run (guide 5.2.2). */
     MB_MPI(MPI_Barrier(ctx->world));

@@ -1,10 +1,9 @@
-/* The IMB-MPI1 text header and footer (IMB guide 6, samples 6.1 and 6.2), with mpibench's
+/* The IMB text header and footer (IMB guide 6, samples 6.1, 6.2 and 6.4), with mpibench's
  * provenance and effective settings added as further '#' lines so that parsers keyed on
  * "# Benchmarking" and "#bytes" keep working. */
 #include "imb/imb_header.h"
 
 #include "core/provenance.h"
-#include "imb/imb_settings.h"
 #include "mb_version.h"
 
 #include <string.h>
@@ -36,9 +35,8 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
     const struct mb_provenance *p = ctx->prov;
     const char *const dashes = "#------------------------------------------------------------";
 
-    mb_printf(out,
-              "%s\n#    mpibench %s: Intel (R) MPI Benchmarks 3.1 methodology, MPI-1 part\n%s\n",
-              dashes, MB_VERSION, dashes);
+    mb_printf(out, "%s\n#    mpibench %s: Intel (R) MPI Benchmarks 3.1 methodology, %s\n%s\n",
+              dashes, MB_VERSION, plan->family->part, dashes);
     mb_printf(out, "# Date                  : %s\n", p->date);
     mb_printf(out, "# Machine               : %s\n", p->machine);
     mb_printf(out, "# System                : %s\n", p->sysname);
@@ -51,11 +49,11 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
         mb_printf(out, "#\n# !! CHECK MODE (--check): every received buffer is verified.\n"
                        "# !! These results are not valid as benchmark data.\n");
     calling_sequence(out, cfg->cmdline);
-    if (cfg->imb.lengths) {
+    if (mb_imb_cfg(cfg)->lengths) {
         mb_printf(out, "# Message lengths were user defined\n");
     } else {
         mb_printf(out, "# Minimum message length in bytes:   %d\n", 0);
-        mb_printf(out, "# Maximum message length in bytes:   %d\n", 1 << MB_IMB_MAXMSGLOG);
+        mb_printf(out, "# Maximum message length in bytes:   %d\n", 1 << plan->family->maxmsglog);
     }
     mb_printf(out, "#\n");
     mb_printf(out, "# MPI_Datatype                   :   MPI_BYTE \n");
@@ -70,7 +68,7 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
             plan->items[i].multi == plan->items[i - 1].multi)
             continue;
         mb_printf(out, "# %s%s\n", plan->items[i].multi >= 0 ? "(Multi-)" : "",
-                  mb_imb_benchmarks[plan->items[i].bench].name);
+                  plan->family->benchmarks[plan->items[i].bench].name);
     }
     mb_flush(out);
 }

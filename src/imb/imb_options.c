@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/listfile.h"
+#include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
 #include "imb/imb_settings.h"
 
@@ -14,20 +15,30 @@
 #include <string.h>
 #include <strings.h>
 
-#define IMB(field) offsetof(struct mb_config, imb.field)
+#define IMB(field) offsetof(struct mb_imb_config, field)
+
+static struct mb_imb_config *settings(struct mb_config *cfg)
+{
+    return cfg->settings;
+}
+
+static const struct mb_imb_family *family_of(const struct mb_config *cfg)
+{
+    return mb_imb_families[mb_imb_cfg(cfg)->family];
+}
 
 /* ---- benchmark names ---------------------------------------------------------------- */
 
 static int select_name(struct mb_config *cfg, const char *name, struct mb_error *err)
 {
-    struct mb_imb_config *c = &cfg->imb;
+    struct mb_imb_config *c = settings(cfg);
     int multi = 0, idx, sel;
 
     if (strncasecmp(name, "Multi-", 6) == 0) {
         multi = 1;
         name += 6;
     }
-    idx = mb_imb_find(name);
+    idx = mb_imb_find(family_of(cfg), name);
     if (idx < 0)
         return mb_usage(err, "unknown benchmark '%s' (see -help for the list)", name);
     sel = MB_IMB_SEL(idx, multi);
@@ -56,10 +67,9 @@ static int input_entry(void *user, const char *entry, struct mb_error *err)
     return select_name(user, entry, err);
 }
 
+/* -input: the row stored the file name; the names in it are selected. */
 static int parse_input(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    free(cfg->imb.input_file);
-    cfg->imb.input_file = mb_xstrdup(value);
     return mb_listfile_read(value, "benchmark names", input_entry, cfg, err);
 }
 
@@ -84,15 +94,14 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
     return 0;
 }
 
+/* -msglen: the row stored the file name; its lengths replace the standard list. */
 static int parse_msglen(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    struct mb_imb_config *c = &cfg->imb;
+    struct mb_imb_config *c = settings(cfg);
 
-    free(c->msglen_file);
     free(c->lengths);
     c->lengths = NULL;
     c->n_lengths = 0;
-    c->msglen_file = mb_xstrdup(value);
     return mb_listfile_read(value, "message lengths", msglen_entry, c, err);
 }
 
@@ -118,7 +127,8 @@ static int split_commas(char *text, char **fields, int max)
 static int parse_iter(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
     static const char *const names[] = {"msgspersample", "overall_vol", "msgs_nonaggr"};
-    long *dest[] = {&cfg->imb.msgspersample, &cfg->imb.overall_vol_mb, &cfg->imb.msgs_nonaggr};
+    long *dest[] = {&settings(cfg)->msgspersample, &settings(cfg)->overall_vol_mb,
+                    &settings(cfg)->msgs_nonaggr};
     /* overall_vol is in MB: keep vol * 2^20 far from overflowing. */
     const long long max[] = {INT_MAX, 1LL << 30, INT_MAX};
     char *copy = mb_xstrdup(value), *fields[3];
@@ -162,8 +172,8 @@ static int parse_off_cache(struct mb_config *cfg, const char *value, struct mb_e
         rc = mb_usage(err, "invalid value '%s' for -off_cache: cache line size '%s' %s", value,
                       fields[1], why);
     if (rc == 0) {
-        cfg->imb.off_cache_mb = size;
-        cfg->imb.off_cache_line = (long)line;
+        settings(cfg)->off_cache_mb = size;
+        settings(cfg)->off_cache_line = (long)line;
     }
     free(copy);
     return rc;
@@ -186,8 +196,8 @@ static int parse_map(struct mb_config *cfg, const char *value, struct mb_error *
         mb_parse_long(x + 1, 1, INT_MAX, &q, &why) != 0)
         return mb_usage(err, "invalid value '%s' for -map: P and Q must be positive integers",
                         value);
-    cfg->imb.map_rows = (long)p;
-    cfg->imb.map_cols = (long)q;
+    settings(cfg)->map_rows = (long)p;
+    settings(cfg)->map_cols = (long)q;
     return 0;
 }
 
@@ -195,50 +205,50 @@ static int parse_map(struct mb_config *cfg, const char *value, struct mb_error *
 
 static void show_npmin(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->imb.npmin > 0)
-        snprintf(buf, len, "%ld", cfg->imb.npmin);
+    if (mb_imb_cfg(cfg)->npmin > 0)
+        snprintf(buf, len, "%ld", mb_imb_cfg(cfg)->npmin);
     else
-        snprintf(buf, len, "%d (default)", MB_IMB_NPMIN);
+        snprintf(buf, len, "%d (default)", family_of(cfg)->npmin);
 }
 
 static void show_multi(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->imb.multi < 0)
+    if (mb_imb_cfg(cfg)->multi < 0)
         snprintf(buf, len, "off (primary benchmarks)");
     else
-        snprintf(buf, len, "%ld (%s)", cfg->imb.multi,
-                 cfg->imb.multi ? "every group" : "worst group");
+        snprintf(buf, len, "%ld (%s)", mb_imb_cfg(cfg)->multi,
+                 mb_imb_cfg(cfg)->multi ? "every group" : "worst group");
 }
 
 static void show_off_cache(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->imb.cache_bytes == 0)
+    if (mb_imb_cfg(cfg)->cache_bytes == 0)
         snprintf(buf, len, "off");
     else
-        snprintf(buf, len, "%.3f MB cache%s, %llu B lines", cfg->imb.cache_bytes / 1048576.0,
-                 cfg->imb.off_cache_mb < 0 ? " (detected)" : "", cfg->imb.cache_line);
+        snprintf(
+            buf, len, "%.3f MB cache%s, %llu B lines", mb_imb_cfg(cfg)->cache_bytes / 1048576.0,
+            mb_imb_cfg(cfg)->off_cache_mb < 0 ? " (detected)" : "", mb_imb_cfg(cfg)->cache_line);
 }
 
 static void show_iter(const struct mb_config *cfg, char *buf, size_t len)
 {
-    const struct mb_imb_config *c = &cfg->imb;
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
     snprintf(buf, len, "msgspersample=%ld overall_vol=%lld MB msgs_nonaggr=%ld",
-             mb_imb_msgspersample(c), mb_imb_overall_vol(c) / 1048576,
-             c->msgs_nonaggr > 0 ? c->msgs_nonaggr : MB_IMB_MSGS_NONAGGR);
+             mb_imb_msgspersample(c), mb_imb_overall_vol(c) / 1048576, mb_imb_msgs_nonaggr(c));
 }
 
 static void show_time(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->imb.time_limit > 0)
-        snprintf(buf, len, "%g s per message length", cfg->imb.time_limit);
+    if (mb_imb_cfg(cfg)->time_limit > 0)
+        snprintf(buf, len, "%g s per message length", mb_imb_cfg(cfg)->time_limit);
     else
         snprintf(buf, len, "no limit");
 }
 
 static void show_mem(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.3f GB per process%s", (double)cfg->imb.mem_cap / MB_GB,
-             cfg->imb.mem_gb > 0 ? "" : " (default: half the memory per process)");
+    snprintf(buf, len, "%.3f GB per process%s", (double)mb_imb_cfg(cfg)->mem_cap / MB_GB,
+             mb_imb_cfg(cfg)->mem_gb > 0 ? "" : " (default: half the memory per process)");
 }
 
 static void show_file(char *const *field, char *buf, size_t len)
@@ -248,67 +258,222 @@ static void show_file(char *const *field, char *buf, size_t len)
 
 static void show_msglen(const struct mb_config *cfg, char *buf, size_t len)
 {
-    show_file(&cfg->imb.msglen_file, buf, len);
+    show_file(&mb_imb_cfg(cfg)->msglen_file, buf, len);
 }
 
 static void show_input(const struct mb_config *cfg, char *buf, size_t len)
 {
-    show_file(&cfg->imb.input_file, buf, len);
+    show_file(&mb_imb_cfg(cfg)->input_file, buf, len);
 }
 
 static void show_map(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (cfg->imb.map_rows > 0)
-        snprintf(buf, len, "%ldx%ld", cfg->imb.map_rows, cfg->imb.map_cols);
+    if (mb_imb_cfg(cfg)->map_rows > 0)
+        snprintf(buf, len, "%ldx%ld", mb_imb_cfg(cfg)->map_rows, mb_imb_cfg(cfg)->map_cols);
     else
         snprintf(buf, len, "none");
 }
 
 static const struct mb_option imb_options[] = {
-    {"-h", "-help", MB_OPT_FLAG, offsetof(struct mb_config, common.help), 0, 0, NULL,
-     "print this help and exit", NULL, NULL},
-    {"-npmin", NULL, MB_OPT_LONG, IMB(npmin), 1, INT_MAX, "<NPmin>",
-     "smallest number of processes to run on (default 2; 1 is allowed)", NULL, show_npmin},
-    {"-multi", NULL, MB_OPT_LONG, IMB(multi), 0, 1, "<outflag>",
-     "run Multi- versions in simultaneous groups; 0: show the worst group, 1: every group", NULL,
-     show_multi},
-    {"-off_cache", NULL, MB_OPT_CUSTOM, IMB(off_cache_mb), 0, 0, "<cache_size[,cache_line_size]>",
-     "avoid cache reuse of message buffers; cache size in MB (-1: detect), line in bytes",
-     parse_off_cache, show_off_cache},
-    {"-iter", NULL, MB_OPT_CUSTOM, IMB(msgspersample), 0, 0,
-     "<msgspersample[,overall_vol[,msgs_nonaggr]]>",
-     "override MSGSPERSAMPLE (1000), OVERALL_VOL in MB (40) and MSGS_NONAGGR (100)", parse_iter,
-     show_iter},
-    {"-time", NULL, MB_OPT_DOUBLE, IMB(time_limit), 1e-6, 1e9, "<max_runtime per sample>",
-     "run at most about this many seconds per message length", NULL, show_time},
-    {"-mem", NULL, MB_OPT_DOUBLE, IMB(mem_gb), 1e-9, 1e9, "<max. mem usage per process>",
-     "GBytes of message buffers per process; larger lengths are skipped", NULL, show_mem},
-    {"-msglen", NULL, MB_OPT_CUSTOM, IMB(msglen_file), 0, 0, "<Lengths_file>",
-     "message lengths, one per line ('#' comments allowed)", parse_msglen, show_msglen},
-    {"-map", NULL, MB_OPT_CUSTOM, IMB(map_rows), 0, 0, "<PxQ>",
-     "renumber the ranks along the rows of a PxQ matrix (P*Q = number of processes)", parse_map,
-     show_map},
-    {"-input", NULL, MB_OPT_CUSTOM, IMB(input_file), 0, 0, "<filename>",
-     "benchmark names, one per line ('#' comments allowed)", parse_input, show_input},
+    {.name = "-h",
+     .alias = "-help",
+     .kind = MB_OPT_FLAG,
+     .offset = offsetof(struct mb_common_config, help),
+     .help = "print this help and exit",
+     .block = MB_IN_COMMON},
+    {.name = "-npmin",
+     .kind = MB_OPT_LONG,
+     .offset = IMB(npmin),
+     .min = 1,
+     .max = INT_MAX,
+     .metavar = "<NPmin>",
+     .help = "smallest number of processes to run on (default 2; 1 is allowed)",
+     .show = show_npmin},
+    {.name = "-multi",
+     .kind = MB_OPT_LONG,
+     .offset = IMB(multi),
+     .max = 1,
+     .metavar = "<outflag>",
+     .help = "run Multi- versions in simultaneous groups; 0: show the worst group, 1: every group",
+     .show = show_multi},
+    {.name = "-off_cache",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(off_cache_mb),
+     .metavar = "<cache_size[,cache_line_size]>",
+     .help = "avoid cache reuse of message buffers; cache size in MB (-1: detect), line in bytes",
+     .parse = parse_off_cache,
+     .show = show_off_cache},
+    {.name = "-iter",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(msgspersample),
+     .metavar = "<msgspersample[,overall_vol[,msgs_nonaggr]]>",
+     .help = "override MSGSPERSAMPLE (1000), OVERALL_VOL in MB (40) and MSGS_NONAGGR (100)",
+     .parse = parse_iter,
+     .show = show_iter},
+    {.name = "-time",
+     .kind = MB_OPT_DOUBLE,
+     .offset = IMB(time_limit),
+     .min = 1e-6,
+     .max = 1e9,
+     .metavar = "<max_runtime per sample>",
+     .help = "run at most about this many seconds per message length",
+     .show = show_time},
+    {.name = "-mem",
+     .kind = MB_OPT_DOUBLE,
+     .offset = IMB(mem_gb),
+     .min = 1e-9,
+     .max = 1e9,
+     .metavar = "<max. mem usage per process>",
+     .help = "GBytes of message buffers per process; larger lengths are skipped",
+     .show = show_mem},
+    {.name = "-msglen",
+     .kind = MB_OPT_STRING,
+     .offset = IMB(msglen_file),
+     .metavar = "<Lengths_file>",
+     .help = "message lengths, one per line ('#' comments allowed)",
+     .parse = parse_msglen,
+     .show = show_msglen},
+    {.name = "-map",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(map_rows),
+     .metavar = "<PxQ>",
+     .help = "renumber the ranks along the rows of a PxQ matrix (P*Q = number of processes)",
+     .parse = parse_map,
+     .show = show_map},
+    {.name = "-input",
+     .kind = MB_OPT_STRING,
+     .offset = IMB(input_file),
+     .metavar = "<filename>",
+     .help = "benchmark names, one per line ('#' comments allowed)",
+     .parse = parse_input,
+     .show = show_input},
 };
 const struct mb_option_set mb_imb_option_set = {imb_options,
                                                 sizeof imb_options / sizeof imb_options[0], 0};
 
-void mb_imb_usage(FILE *out)
+/* The lists the command line resolves: -msglen's lengths, the selected benchmarks, and
+ * IMB-EXT's window info. */
+static const struct mb_option resolved[] = {
+    {.kind = MB_OPT_LIST,
+     .offset = IMB(lengths),
+     .count_offset = IMB(n_lengths),
+     .elem_size = sizeof(long long)},
+    {.kind = MB_OPT_LIST,
+     .offset = IMB(selected),
+     .count_offset = IMB(n_selected),
+     .elem_size = sizeof(int)},
+    {.kind = MB_OPT_LIST,
+     .offset = IMB(win_info),
+     .count_offset = IMB(win_info_len),
+     .elem_size = 1},
+};
+static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
+                                                  0};
+
+/* ---- IMB-EXT: --info key=value (guide 5.2.3.3, User_Set_Info) ------------------------- */
+
+static int parse_info(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    struct mb_imb_config *c = settings(cfg);
+    const char *eq = strchr(value, '=');
+    size_t old = c->win_info_len ? c->win_info_len - 1 : 0, add = strlen(value);
+
+    if (!eq || eq == value || strchr(value, '\n'))
+        return mb_usage(err, "invalid value '%s' for --info: expected key=value", value);
+    if ((size_t)(eq - value) >= MPI_MAX_INFO_KEY)
+        return mb_usage(err, "invalid value '%s' for --info: the key is longer than %d characters",
+                        value, MPI_MAX_INFO_KEY - 1);
+    c->win_info = mb_xrealloc(c->win_info, old + add + 2);
+    memcpy(c->win_info + old, value, add);
+    c->win_info[old + add] = '\n';
+    c->win_info[old + add + 1] = '\0';
+    c->win_info_len = old + add + 2;
+    return 0;
+}
+
+static void show_info(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const char *t = mb_imb_cfg(cfg)->win_info;
+    size_t n;
+
+    if (!t) {
+        snprintf(buf, len, "MPI_INFO_NULL");
+        return;
+    }
+    snprintf(buf, len, "%s", t);
+    n = strlen(buf);
+    if (n > 0 && buf[n - 1] == '\n')
+        buf[n - 1] = '\0';
+    for (char *p = buf; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+}
+
+static const struct mb_option ext_options[] = {
+    {.name = "--info",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(win_info),
+     .metavar = "KEY=VALUE",
+     .help = "an info entry for MPI_Win_create (repeatable; default MPI_INFO_NULL)",
+     .parse = parse_info,
+     .show = show_info},
+};
+static const struct mb_option_set ext_set = {ext_options,
+                                             sizeof ext_options / sizeof ext_options[0], 0};
+
+static void mpi1_defaults(void *block)
+{
+    struct mb_imb_config *c = block;
+    c->family = MB_IMB_FAMILY_MPI1;
+    c->multi = -1;
+}
+
+static void ext_defaults(void *block)
+{
+    struct mb_imb_config *c = block;
+    c->family = MB_IMB_FAMILY_EXT;
+    c->multi = -1;
+}
+
+const struct mb_settings_type mb_imb_mpi1_settings = {.size = sizeof(struct mb_imb_config),
+                                                      .defaults = mpi1_defaults,
+                                                      .sets = {&mb_imb_option_set, &resolved_set}};
+const struct mb_settings_type mb_imb_ext_settings = {
+    .size = sizeof(struct mb_imb_config),
+    .defaults = ext_defaults,
+    .sets = {&mb_imb_option_set, &ext_set, &resolved_set}};
+
+static void family_usage(FILE *out, const struct mb_imb_family *f, const char *examples)
 {
     fprintf(out, "Benchmarks (case-insensitive; default: all, in this order; \"Multi-<name>\" runs "
                  "the Multi- version):\n ");
-    for (size_t i = 0; i < mb_imb_n_benchmarks; i++)
-        fprintf(out, " %s%s", mb_imb_benchmarks[i].name, i == 8 ? "\n " : "");
-    fprintf(out, "\n\nExamples (IMB guide 5.1.2):\n"
+    for (size_t i = 0; i < f->n; i++)
+        fprintf(out, " %s%s", f->benchmarks[i].name,
+                f->list_break_after && strcmp(f->benchmarks[i].name, f->list_break_after) == 0
+                    ? "\n "
+                    : "");
+    fprintf(out, "\n\nExamples (IMB guide 5.1.2):\n%s\n", examples);
+}
+
+void mb_imb_usage_mpi1(FILE *out)
+{
+    family_usage(out, mb_imb_families[MB_IMB_FAMILY_MPI1],
                  "  mpirun -np 10 IMB-MPI1 PingPing Reduce\n"
                  "  mpirun -np 2 IMB-MPI1 pingpong -off_cache -1\n"
-                 "  mpirun -np 14 IMB-MPI1 -multi 0 PingPong Barrier -map 2x7\n\n");
+                 "  mpirun -np 14 IMB-MPI1 -multi 0 PingPong Barrier -map 2x7\n");
+}
+
+void mb_imb_usage_ext(FILE *out)
+{
+    family_usage(out, mb_imb_families[MB_IMB_FAMILY_EXT],
+                 "  mpirun -np 11 IMB-EXT -npmin 5\n"
+                 "  mpirun -np 3 IMB-EXT -input IMB_SELECT_EXT\n"
+                 "  mpirun -np 4 IMB-EXT -multi 0 Unidir_Put Accumulate --info no_locks=true\n");
 }
 
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {
-    struct mb_imb_config *c = &cfg->imb;
+    struct mb_imb_config *c = settings(cfg);
 
     if (c->map_rows > 0 && (long long)c->map_rows * c->map_cols != cfg->nprocs)
         return mb_usage(err, "-map %ldx%ld maps %lld processes, but %d were started", c->map_rows,

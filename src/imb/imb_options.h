@@ -1,16 +1,24 @@
-/* IMB-MPI1 command line (IMB guide 5.1.2). */
+/* The IMB families' command line (IMB guide 5.1.2). */
 #ifndef MB_IMB_OPTIONS_H
 #define MB_IMB_OPTIONS_H
 
 #include "core/options.h"
 #include "core/provenance.h"
+#include "imb/imb_bench.h"
+#include "imb/imb_config.h"
 
 #include <stdio.h>
 
 extern const struct mb_option_set mb_imb_option_set;
 
+/* The settings blocks of IMB-MPI1 (and the main job) and IMB-EXT: one struct, one set of
+ * flags; IMB-EXT adds --info. */
+extern const struct mb_settings_type mb_imb_mpi1_settings;
+extern const struct mb_settings_type mb_imb_ext_settings;
+
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err);
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
-void mb_imb_usage(FILE *out);
+void mb_imb_usage_mpi1(FILE *out);
+void mb_imb_usage_ext(FILE *out);
 
 #endif

@@ -1,7 +1,7 @@
 #include "imb/imb_plan.h"
 
 #include "core/error.h"
-#include "core/groups.h"
+#include "imb/imb_groups.h"
 #include "imb/imb_settings.h"
 
 #include <limits.h>
@@ -19,19 +19,38 @@ long mb_imb_reps(long long x, long msgspersample, long long overall_vol)
     return n < 1 ? 1 : (long)n;
 }
 
+const struct mb_imb_family *mb_imb_family(const struct mb_imb_config *c)
+{
+    return mb_imb_families[c->family];
+}
+
 long mb_imb_msgspersample(const struct mb_imb_config *c)
 {
-    return c->msgspersample > 0 ? c->msgspersample : MB_IMB_MSGSPERSAMPLE;
+    return c->msgspersample > 0 ? c->msgspersample : mb_imb_family(c)->msgspersample;
+}
+
+long mb_imb_msgs_nonaggr(const struct mb_imb_config *c)
+{
+    return c->msgs_nonaggr > 0 ? c->msgs_nonaggr : mb_imb_family(c)->msgs_nonaggr;
 }
 
 long long mb_imb_overall_vol(const struct mb_imb_config *c)
 {
-    return (c->overall_vol_mb > 0 ? c->overall_vol_mb : MB_IMB_OVERALL_VOL_MB) * 1048576LL;
+    return (c->overall_vol_mb > 0 ? c->overall_vol_mb : mb_imb_family(c)->overall_vol_mb) *
+           1048576LL;
+}
+
+long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
+                    const struct mb_imb_config *c)
+{
+    const int nonaggr = mode == MB_IMB_NON_AGGREGATE || b->nonaggr_reps;
+    return mb_imb_reps(x, nonaggr ? mb_imb_msgs_nonaggr(c) : mb_imb_msgspersample(c),
+                       mb_imb_overall_vol(c));
 }
 
 size_t mb_imb_max_lengths(const struct mb_imb_config *c)
 {
-    return c->lengths ? c->n_lengths : (size_t)(MB_IMB_MAXMSGLOG - MB_IMB_MINMSGLOG + 2);
+    return c->lengths ? c->n_lengths : (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
 }
 
 size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out)
@@ -51,7 +70,7 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
     /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the element size
      * (reductions: 0, 4, 8, ...; guide Table 19, sample 6.1). */
     out[n++] = 0;
-    for (int i = MB_IMB_MINMSGLOG; i <= MB_IMB_MAXMSGLOG; i++)
+    for (int i = MB_IMB_MINMSGLOG; i <= mb_imb_family(c)->maxmsglog; i++)
         if ((1LL << i) >= unit)
             out[n++] = 1LL << i;
     return n;
@@ -71,39 +90,69 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     d.sbytes = demand_of(b->sbuf, 0, x, q);
     d.rbytes = demand_of(b->rbuf, check ? b->rbuf_check_mult : 0, x, q);
     d.slots = mb_slots_for(d.sbytes, d.rbytes, c->cache_bytes, c->cache_line);
+    if (b->sections) {
+        /* One section per repetition of either mode (the aggregate count is the larger), so
+         * that the transfers of one epoch are disjoint (guide 4.2.2.2, Table 20's
+         * 2 max(X, OVERALL_VOL)); off-cache may ask for more. */
+        long n = mb_imb_reps_of(b, MB_IMB_AGGREGATE, x, c);
+        long m = mb_imb_reps_of(b, MB_IMB_NON_AGGREGATE, x, c);
+        size_t sections = (size_t)(n > m ? n : m);
+        if (c->cache_bytes == 0) {
+            d.slots.sstride = d.sbytes;
+            d.slots.rstride = d.rbytes;
+        }
+        if (sections > d.slots.n)
+            d.slots.n = sections;
+    }
     d.sregion = d.slots.n > 1 ? d.slots.n * d.slots.sstride : d.sbytes;
     d.rregion = d.slots.n > 1 ? d.slots.n * d.slots.rstride : d.rbytes;
     d.int_overflow = (b->sbuf.per_rank || b->rbuf.per_rank) && (long long)q * x > INT_MAX;
     return d;
 }
 
+/* A benchmark on one process count: one block, or with aggregate modes two - aggregate
+ * first, then non-aggregate (guide 4.2.2.2: "IMB runs the corresponding benchmarks with two
+ * settings"). A benchmark that cannot run gets one item (the skip note). */
+static void add_items(struct mb_imb_plan *p, const struct mb_imb_bench *b, int idx, int multi,
+                      int q)
+{
+    if (!b->aggregate || q == 0) {
+        p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_MODE_NONE};
+        return;
+    }
+    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_AGGREGATE};
+    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_NON_AGGREGATE};
+}
+
 void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
 {
-    const struct mb_imb_config *c = &cfg->imb;
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    const struct mb_imb_family *f = mb_imb_family(c);
     const int nprocs = cfg->nprocs;
     int qs[64];
-    size_t nq = mb_q_list(nprocs, c->npmin > 0 ? (int)c->npmin : MB_IMB_NPMIN, qs, 64);
-    size_t nsel = c->selected ? c->n_selected : mb_imb_n_benchmarks;
-    size_t cap = nsel * (nq + 1);
+    size_t nq = mb_q_list(nprocs, c->npmin > 0 ? (int)c->npmin : f->npmin, qs, 64);
+    size_t nsel = c->selected ? c->n_selected : f->n;
+    size_t cap = 2 * nsel * (nq + 1);
 
+    p->family = f;
     p->items = mb_xmalloc(cap * sizeof *p->items);
     p->n = 0;
     for (size_t s = 0; s < nsel; s++) {
         int sel = c->selected ? c->selected[s] : MB_IMB_SEL((int)s, 0);
         int idx = MB_IMB_SEL_INDEX(sel);
-        const struct mb_imb_bench *b = &mb_imb_benchmarks[idx];
+        const struct mb_imb_bench *b = &f->benchmarks[idx];
         int multi = (int)c->multi;
 
         if (multi < 0 && MB_IMB_SEL_MULTI(sel))
             multi = 0;
         if (b->exact_procs) {
-            /* Single transfer benchmarks run on exactly 2 processes (guide 3.3.1.1). */
-            p->items[p->n++] =
-                (struct mb_imb_item){idx, multi, nprocs >= b->exact_procs ? b->exact_procs : 0};
+            /* Single transfer benchmarks run on exactly 2 processes (guide 3.3.1.1, 4.2.1.1). */
+            const int q = nprocs >= b->exact_procs ? b->exact_procs : 0;
+            add_items(p, b, idx, multi, q);
             continue;
         }
         for (size_t k = 0; k < nq; k++)
-            p->items[p->n++] = (struct mb_imb_item){idx, multi, qs[k]};
+            add_items(p, b, idx, multi, qs[k]);
     }
     p->order = mb_xmalloc((size_t)nprocs * sizeof *p->order);
     p->position = mb_xmalloc((size_t)nprocs * sizeof *p->position);
@@ -123,22 +172,24 @@ void mb_imb_plan_free(struct mb_imb_plan *p)
 
 int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
     long long *lens;
 
     if (ctx->rank != 0)
         return 0;
     mb_imb_plan_build(&plan, cfg);
-    lens = mb_xmalloc(mb_imb_max_lengths(&cfg->imb) * sizeof *lens);
+    lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
     mb_printf(&ctx->out, "# Run plan of %s on %d processes (--dry-run: nothing is measured)\n",
               cfg->prog, cfg->nprocs);
     mb_printf(&ctx->out, "# %-16s %6s %7s %5s %6s %12s %12s %14s\n", "benchmark", "Q", "groups",
               "idle", "rows", "reps(first)", "reps(last)", "buffers[bytes]");
     for (size_t i = 0; i < plan.n; i++) {
         const struct mb_imb_item *it = &plan.items[i];
-        const struct mb_imb_bench *b = &mb_imb_benchmarks[it->bench];
+        const struct mb_imb_bench *b = &plan.family->benchmarks[it->bench];
         int ngroups, idle;
         size_t n, most = 0;
+        char name[64];
 
         if (it->q == 0) {
             mb_printf(&ctx->out, "# %-16s skipped: needs %d processes\n", b->name, b->exact_procs);
@@ -146,19 +197,19 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         }
         ngroups = mb_group_count(cfg->nprocs, it->q, it->multi >= 0);
         idle = cfg->nprocs - ngroups * it->q;
-        n = mb_imb_lengths(b, &cfg->imb, lens);
+        n = mb_imb_lengths(b, c, lens);
         for (size_t k = 0; k < n; k++) {
-            struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, &cfg->imb, cfg->common.check);
-            if (mb_imb_runnable(&d, &cfg->imb) && d.sregion + d.rregion > most)
+            struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, c, cfg->common.check);
+            if (mb_imb_runnable(&d, c) && d.sregion + d.rregion > most)
                 most = d.sregion + d.rregion;
         }
-        mb_printf(
-            &ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", b->name, it->q, ngroups,
-            idle, n,
-            mb_imb_reps(lens[0], mb_imb_msgspersample(&cfg->imb), mb_imb_overall_vol(&cfg->imb)),
-            mb_imb_reps(lens[n - 1], mb_imb_msgspersample(&cfg->imb),
-                        mb_imb_overall_vol(&cfg->imb)),
-            most);
+        snprintf(name, sizeof name, "%s%s", b->name,
+                 it->mode == MB_IMB_AGGREGATE       ? ":aggr"
+                 : it->mode == MB_IMB_NON_AGGREGATE ? ":non-aggr"
+                                                    : "");
+        mb_printf(&ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", name, it->q, ngroups,
+                  idle, n, mb_imb_reps_of(b, it->mode, lens[0], c),
+                  mb_imb_reps_of(b, it->mode, lens[n - 1], c), most);
     }
     free(lens);
     mb_imb_plan_free(&plan);

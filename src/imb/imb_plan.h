@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/suite.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_config.h"
 
 #include <stddef.h>
 
@@ -19,9 +20,11 @@ struct mb_imb_item {
     int bench; /* table index */
     int multi; /* -1 primary, else the -multi output flag */
     int q;     /* processes per group; 0 = cannot run with this many processes */
+    enum mb_imb_mode mode;
 };
 
 struct mb_imb_plan {
+    const struct mb_imb_family *family;
     struct mb_imb_item *items;
     size_t n;
     int *order;    /* position -> world rank (-map) */
@@ -32,11 +35,19 @@ struct mb_imb_plan {
  * max(1, min(MSGSPERSAMPLE, OVERALL_VOL / x)). */
 long mb_imb_reps(long long x, long msgspersample, long long overall_vol);
 
-/* The effective MSGSPERSAMPLE and OVERALL_VOL (bytes) of a configuration. */
+/* The family of a configuration, and its effective MSGSPERSAMPLE, MSGS_NONAGGR and
+ * OVERALL_VOL (bytes): the family's constants unless -iter overrides them. */
+const struct mb_imb_family *mb_imb_family(const struct mb_imb_config *c);
 long mb_imb_msgspersample(const struct mb_imb_config *c);
+long mb_imb_msgs_nonaggr(const struct mb_imb_config *c);
 long long mb_imb_overall_vol(const struct mb_imb_config *c);
 
-/* Message lengths of a benchmark (guide 5.2.4): the standard 0, 1, 2, 4, ..., 4 MB list or
+/* Repetitions of benchmark b at length x in a mode (guide 5.2.8): MSGS_NONAGGR replaces
+ * MSGSPERSAMPLE in non-aggregate mode and for Window. */
+long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
+                    const struct mb_imb_config *c);
+
+/* Message lengths of a benchmark (guide 5.2.4): the family's standard 0, 1, 2, 4, ... list or
  * the -msglen list, rounded down to whole elements (floats for reductions). Barrier has one
  * row. Returns the count; out needs room for mb_imb_max_lengths(c) values. */
 size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out);

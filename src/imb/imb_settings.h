@@ -1,11 +1,11 @@
-/* IMB-MPI1 methodology constants: the standard-mode values of the guide's settings.h
- * (IMB guide 5.2.1, Table 19). The -iter/-time/-mem flags override some at run time; these
- * defaults never change. */
+/* IMB-MPI1 and IMB-EXT methodology constants: the standard-mode values of the guide's
+ * settings.h (IMB guide 5.2.1, Table 19). The -iter/-time/-mem flags override some at run time;
+ * these defaults never change. */
 #ifndef MB_IMB_SETTINGS_H
 #define MB_IMB_SETTINGS_H
 
 #define MB_IMB_MSGSPERSAMPLE  1000 /* max repetitions per message length (5.2.8) */
-#define MB_IMB_MSGS_NONAGGR   100  /* max repetitions, non-aggregate mode (EXT only) */
+#define MB_IMB_MSGS_NONAGGR   100  /* max repetitions, non-aggregate mode (EXT) */
 #define MB_IMB_OVERALL_VOL_MB 40   /* at most this many MB per sample (Table 19: 40 MBytes) */
 #define MB_IMB_MINMSGLOG      0    /* second smallest length is 2^MINMSGLOG (0 comes first) */
 #define MB_IMB_MAXMSGLOG      22   /* largest length 2^22 = 4 MB */
@@ -23,7 +23,5 @@
 #define MB_IMB_DEFAULT_MEM_FRACTION 0.5
 
 #define MB_GB (1024.0 * 1024.0 * 1024.0) /* -mem is in GBytes of 2^30 bytes */
-
-#define MB_IMB_SUITE "IMB-MPI1" /* suite name in records and messages */
 
 #endif

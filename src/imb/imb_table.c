@@ -1,12 +1,13 @@
 /* The IMB-MPI1 benchmarks (IMB guide 3.2-3.3), in the order of the guide's list 3.2, which
  * is also the order of a default run. Adding a benchmark is adding a row here and its kernel. */
 #include "imb/imb_bench.h"
+#include "imb/imb_settings.h"
 
 #include <strings.h>
 
 /* Buffer demand {mult, per_rank}: {1, 0} = X bytes, {2, 0} = 2X, {1, 1} = X per group
  * process (guide 7.1, Table 20). */
-const struct mb_imb_bench mb_imb_benchmarks[] = {
+static const struct mb_imb_bench mb_imb_mpi1_benchmarks[] = {
     /* Single transfer (3.3.2): time = dt/2 for PingPong, dt for PingPing; X/1.048576/t. */
     {.name = "PingPong",
      .cls = MB_IMB_SINGLE,
@@ -164,12 +165,28 @@ const struct mb_imb_bench mb_imb_benchmarks[] = {
      .kernel = mb_imb_barrier,
      .check = mb_imb_check_barrier},
 };
-const size_t mb_imb_n_benchmarks = sizeof mb_imb_benchmarks / sizeof mb_imb_benchmarks[0];
 
-int mb_imb_find(const char *name)
+const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
+                                                 .part = "MPI-1 part",
+                                                 .benchmarks = mb_imb_mpi1_benchmarks,
+                                                 .n = sizeof mb_imb_mpi1_benchmarks /
+                                                      sizeof mb_imb_mpi1_benchmarks[0],
+                                                 .npmin = MB_IMB_NPMIN,
+                                                 .msgspersample = MB_IMB_MSGSPERSAMPLE,
+                                                 .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
+                                                 .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
+                                                 .maxmsglog = MB_IMB_MAXMSGLOG,
+                                                 .warm_x = MB_IMB_ASSIGN_SIZE,
+                                                 .warmups = MB_IMB_N_WARMUP,
+                                                 .list_break_after = "Scatterv"};
+
+const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES] = {
+    [MB_IMB_FAMILY_MPI1] = &mb_imb_family_mpi1, [MB_IMB_FAMILY_EXT] = &mb_imb_family_ext};
+
+int mb_imb_find(const struct mb_imb_family *f, const char *name)
 {
-    for (size_t i = 0; i < mb_imb_n_benchmarks; i++)
-        if (strcasecmp(name, mb_imb_benchmarks[i].name) == 0)
+    for (size_t i = 0; i < f->n; i++)
+        if (strcasecmp(name, f->benchmarks[i].name) == 0)
             return (int)i;
     return -1;
 }

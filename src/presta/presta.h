@@ -5,6 +5,7 @@
 #define MB_PRESTA_H
 
 #include "core/suite.h"
+#include "presta/presta_config.h"
 #include "presta/presta_plan.h"
 
 #include <mpi.h>
@@ -24,6 +25,15 @@ void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
 
 /* The butterfly barrier of presta.md §1.5 (zero-byte messages, tag 1) on comm. */
 void mb_presta_barrier(MPI_Comm comm);
+
+/* The timed samples of com, laten and rma (presta.md §2.4 steps 3-7, §3.2, §4.4 steps 2-7,
+ * and the table of §7), on every active rank: for each sample k, prologue(arg) if not NULL
+ * (rma's fence, not timed), barriers_before butterfly barriers on active, t0, body(arg),
+ * one more butterfly barrier on active if barrier_after (inside the timed region; -n clears
+ * it), and times[k] = the clock minus t0. The only place these programs read the clock. */
+void mb_presta_samples(MPI_Comm active, long samples, void (*prologue)(void *arg),
+                       int barriers_before, void (*body)(void *arg), int barrier_after, void *arg,
+                       double *times);
 
 /* Collective over the world: the active communicator of a process set of P ranks
  * (presta.md §1.4), MPI_COMM_NULL on inactive ranks. */
@@ -53,8 +63,11 @@ void mb_presta_host_list(const struct mb_ctx *ctx);
  * when -t does not describe that layout. */
 void mb_presta_node_map(const struct mb_presta_job *job);
 
-/* The end of a run of com, laten or rma: summary record, check verdict, exit status. */
-int mb_presta_finish(const struct mb_presta_job *job, double seconds);
+/* The end of a run of com, laten or rma: the job's tallies for the entry point (which agrees
+ * on the status and writes the summary), and the run's footer: the --check verdict line. */
+int mb_presta_finish(const struct mb_presta_job *job, struct mb_tally *tally);
+void mb_presta_footer_check(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                            const struct mb_run_end *end);
 
 /* One reported measurement (a table row of com, laten or rma). */
 struct mb_presta_row {

@@ -134,16 +134,19 @@ static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
     mb_jobj_write(&o, ctx->json);
 }
 
-static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
-    const double start = mb_now();
-    struct allred_state st = {
-        ctx, cfg->presta.args[0], cfg->presta.args[1], cfg->presta.args[2], {0}, {0}, {0}, 0};
+    struct allred_state st = {ctx,
+                              mb_presta_cfg(cfg)->args[0],
+                              mb_presta_cfg(cfg)->args[1],
+                              mb_presta_cfg(cfg)->args[2],
+                              {0},
+                              {0},
+                              {0},
+                              0};
     const size_t n = (size_t)st.nsamples;
     double *loop = mb_xcalloc(n, sizeof *loop), *op = mb_xcalloc(n, sizeof *op);
     long long defects = 0;
-    unsigned long long peak;
-    int status;
 
     if (ctx->rank == 0)
         mb_presta_preamble(ctx, cfg);
@@ -164,9 +167,6 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     }
     mb_presta_host_list(ctx);
     MB_MPI(MPI_Reduce(&st.bad, &defects, 1, MPI_LONG_LONG, MPI_SUM, 0, ctx->world));
-    MB_MPI(MPI_Bcast(&defects, 1, MPI_LONG_LONG, 0, ctx->world));
-    status = defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
-    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         const struct mb_out *out = &ctx->out;
         const struct moments ml = moments_of(loop, st.nsamples), mo = moments_of(op, st.nsamples);
@@ -191,22 +191,20 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         mb_printf(out, "  Mean Op Loop Time          : %11.3f us\n", mo.mean * 1e6);
         mb_printf(out, "  Ticks per Op Loop          : %11.0f\n\n", mo.mean / tick);
         mb_printf(out, "  Op mean                    : %11.3f us\n\n", op_mean * 1e6);
-        if (cfg->common.check)
-            mb_printf(out, "# Data check (--check): %lld defects\n", defects);
         mb_flush(out);
         allred_json(ctx, &st, loop, op, between, tick, op_mean);
-        mb_json_summary(ctx, status, 2 * (long long)n, defects, mb_now() - start, peak);
-        if (defects > 0)
-            fprintf(stderr, "%s: %s: %lld wrong Allreduce results\n", cfg->prog,
-                    mb_error_label(MB_ERR_DEFECT), defects);
     }
+    tally->rows = 2 * (long long)n;
+    tally->defects = defects;
+    tally->defects_what = "wrong Allreduce results";
     free(loop);
     free(op);
-    return status;
+    return 0;
 }
 
 const struct mb_suite mb_suite_presta_allred = {
     .name = "presta-allred",
+    .settings = &mb_presta_plain_settings,
     .legacy = "allred",
     .title = "Presta allred: MPI_Allreduce between compute phases",
     .positional = mb_presta_allred_arg,
@@ -214,4 +212,5 @@ const struct mb_suite mb_suite_presta_allred = {
     .usage = mb_presta_usage_allred,
     .dry_run = mb_presta_dry_run,
     .run = allred_run,
+    .footer = mb_presta_footer_check,
 };

@@ -1,10 +1,9 @@
 /* com: unidirectional and bidirectional pair bandwidth (presta.md §2). One table row per
- * direction, one kernel; the driver below reads the clock. */
+ * direction, one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
 #include "core/buffers.h"
-#include "core/clock.h"
 #include "core/error.h"
 
 #include <stdlib.h>
@@ -36,6 +35,23 @@ static void com_kernel(int bidir, int lower, void *sbuf, void *rbuf, int size, l
     }
 }
 
+/* com_kernel's arguments for the timed samples. */
+struct com_args {
+    int bidir, lower;
+    void *sbuf, *rbuf;
+    int size;
+    long iters;
+    int partner;
+    MPI_Comm world;
+};
+
+static void com_sample(void *arg)
+{
+    const struct com_args *a = arg;
+
+    com_kernel(a->bidir, a->lower, a->sbuf, a->rbuf, a->size, a->iters, a->partner, a->world);
+}
+
 /* --check: one untimed transfer of patterned data, verified by the receiver. Returns the
  * number of wrong bytes this rank received. */
 static long long com_check(const struct mb_presta_job *job, int bidir, char *sbuf, char *rbuf,
@@ -60,7 +76,7 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
                         int size, double *tmax, long long *defects)
 {
     const struct mb_ctx *ctx = job->ctx;
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     const int lower = ctx->rank < job->partner;
     const long n = p->samples;
     double *times = mb_xcalloc((size_t)n, sizeof *times);
@@ -69,6 +85,7 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
     if (active != MPI_COMM_NULL) {
         char *sbuf = mb_buf_alloc((size_t)size),
              *rbuf = t->bidir ? mb_buf_alloc((size_t)size) : sbuf;
+        struct com_args a = {t->bidir, lower, sbuf, rbuf, size, p->ops, job->partner, ctx->world};
         MPI_Status st;
         if (!sbuf || !rbuf)
             mb_die("com: cannot allocate %d-byte message buffers", size);
@@ -80,16 +97,9 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
             MB_MPI(MPI_Send(sbuf, size, MPI_CHAR, job->partner, 0, ctx->world));
         else
             MB_MPI(MPI_Recv(rbuf, size, MPI_CHAR, job->partner, 0, ctx->world, &st));
-        for (long s = 0; s < n; s++) {
-            double t0;
-            mb_presta_barrier(active);
-            mb_presta_barrier(active);
-            t0 = mb_now();
-            com_kernel(t->bidir, lower, sbuf, rbuf, size, p->ops, job->partner, ctx->world);
-            if (!p->no_barrier)
-                mb_presta_barrier(active); /* inside the timed region (presta.md §2.4) */
-            times[s] = mb_now() - t0;
-        }
+        /* Two barriers, then timed: the kernel and the closing barrier unless -n
+         * (presta.md §2.4 steps 3-7). */
+        mb_presta_samples(active, n, NULL, 2, com_sample, !p->no_barrier, &a, times);
         if (job->cfg->common.check)
             bad = com_check(job, t->bidir, sbuf, rbuf, size);
         if (t->bidir)
@@ -112,7 +122,7 @@ static void com_report(struct mb_presta_job *job, const struct com_test *t, int 
                        const double *tmax, long long defects, struct com_best *best)
 {
     const struct mb_ctx *ctx = job->ctx;
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     struct mb_presta_row r = {t->name,
                               P,
                               size,
@@ -146,10 +156,9 @@ static void com_report(struct mb_presta_job *job, const struct com_test *t, int 
     mb_presta_row_done(job, &r);
 }
 
-static int com_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int com_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
-    const struct mb_presta_config *p = &cfg->presta;
-    const double t0 = mb_now();
+    const struct mb_presta_config *p = mb_presta_cfg(cfg);
     struct mb_presta_job job;
     struct com_best best[2] = {{0, 0}, {0, 0}};
     double *tmax = mb_xcalloc((size_t)p->samples, sizeof *tmax);
@@ -202,16 +211,17 @@ static int com_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         mb_presta_params_block(&job);
     }
     mb_presta_footer(&job);
-    return mb_presta_finish(&job, mb_now() - t0);
+    return mb_presta_finish(&job, tally);
 }
 
 const struct mb_suite mb_suite_presta_com = {
     .name = "presta-com",
     .legacy = "com",
     .title = "Presta com: pair bandwidth, unidirectional and bidirectional",
-    .options = &mb_presta_letter_set,
+    .settings = &mb_presta_letter_settings,
     .validate = mb_presta_validate_com,
     .usage = mb_presta_usage_com,
     .dry_run = mb_presta_dry_run,
+    .footer = mb_presta_footer_check,
     .run = com_run,
 };

@@ -15,8 +15,8 @@ void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
     memset(job, 0, sizeof *job);
     job->ctx = ctx;
     job->cfg = cfg;
-    job->layout = (struct mb_presta_layout){ctx->size, (int)cfg->presta.ppn, cfg->presta.cyclic,
-                                            cfg->presta.nearby};
+    job->layout = (struct mb_presta_layout){ctx->size, (int)mb_presta_cfg(cfg)->ppn,
+                                            mb_presta_cfg(cfg)->cyclic, mb_presta_cfg(cfg)->nearby};
     job->partner = mb_presta_target(&job->layout, ctx->rank);
     job->min_sample = min_sample_initial;
 }
@@ -46,6 +46,25 @@ void mb_presta_barrier(MPI_Comm comm)
     }
 }
 
+void mb_presta_samples(MPI_Comm active, long samples, void (*prologue)(void *arg),
+                       int barriers_before, void (*body)(void *arg), int barrier_after, void *arg,
+                       double *times)
+{
+    for (long k = 0; k < samples; k++) {
+        double t0;
+        if (prologue)
+            prologue(arg);
+        for (int b = 0; b < barriers_before; b++)
+            mb_presta_barrier(active);
+        /* Each rank reads its own clock (presta.md §7); the closing barrier is timed. */
+        t0 = mb_now();
+        body(arg);
+        if (barrier_after)
+            mb_presta_barrier(active);
+        times[k] = mb_now() - t0;
+    }
+}
+
 MPI_Comm mb_presta_active_comm(const struct mb_presta_job *job, int P)
 {
     const int key = mb_presta_active_key(&job->layout, P, job->ctx->rank);
@@ -61,7 +80,7 @@ void mb_presta_pairs_block(const struct mb_presta_job *job, int P)
 {
     const struct mb_out *out = &job->ctx->out;
 
-    if (job->ctx->rank != 0 || !job->cfg->presta.list_pairs)
+    if (job->ctx->rank != 0 || !mb_presta_cfg(job->cfg)->list_pairs)
         return;
     mb_printf(out, "\nCurrent pairs, %s allocation\n",
               mb_presta_cyclic(&job->layout) ? "cyclic" : "block");
@@ -77,7 +96,7 @@ void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     mb_printf(&ctx->out,
               "#------------------------------------------------------------\n"
-              "# mpibench %s: Presta 1.2 %s (SPEC §7)\n"
+              "# mpibench %s: Presta 1.2 %s\n"
               "#------------------------------------------------------------\n",
               ctx->suite->name, ctx->suite->legacy);
     mb_provenance_text(ctx->prov, &ctx->out);
@@ -99,7 +118,7 @@ void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra)
 void mb_presta_params_block(const struct mb_presta_job *job)
 {
     const struct mb_out *out = &job->ctx->out;
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
 
     mb_printf(out, "\nTest Parameters\n---------------\n");
     mb_printf(out, "Operations per measurement : %8ld\n", p->ops);
@@ -230,11 +249,11 @@ int mb_presta_node_leader(const struct mb_ctx *ctx, MPI_Comm *node)
 void mb_presta_node_map(const struct mb_presta_job *job)
 {
     const struct mb_ctx *ctx = job->ctx;
-    const int ppn = (int)job->cfg->presta.ppn;
+    const int ppn = (int)mb_presta_cfg(job->cfg)->ppn;
     int leader, *leaders = NULL;
     char *names;
 
-    if (!job->cfg->presta.node_map)
+    if (!mb_presta_cfg(job->cfg)->node_map)
         return;
     leader = mb_presta_node_leader(ctx, NULL);
     if (ctx->rank == 0)
@@ -288,28 +307,19 @@ void mb_presta_node_map(const struct mb_presta_job *job)
     free(leaders);
 }
 
-int mb_presta_finish(const struct mb_presta_job *job, double seconds)
+int mb_presta_finish(const struct mb_presta_job *job, struct mb_tally *tally)
 {
-    const struct mb_ctx *ctx = job->ctx;
-    long long defects = 0;
-    unsigned long long peak;
-    int status;
+    tally->rows = job->rows;
+    tally->defects = job->defects;
+    tally->defects_what = "defects found";
+    return 0;
+}
 
-    if (ctx->rank == 0)
-        defects = job->defects;
-    MB_MPI(MPI_Bcast(&defects, 1, MPI_LONG_LONG, 0, ctx->world));
-    status = defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
-    peak = mb_peak_rss(ctx->world);
-    if (ctx->rank == 0) {
-        if (job->cfg->common.check)
-            mb_printf(&ctx->out, "# Data check (--check): %lld defects\n", defects);
-        mb_json_summary(ctx, status, job->rows, defects, seconds, peak);
-        if (defects > 0)
-            fprintf(stderr, "%s: %s: %lld defects found\n", job->cfg->prog,
-                    mb_error_label(MB_ERR_DEFECT), defects);
-        mb_flush(&ctx->out);
-    }
-    return status;
+void mb_presta_footer_check(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                            const struct mb_run_end *end)
+{
+    if (cfg->common.check)
+        mb_printf(&ctx->out, "# Data check (--check): %lld defects\n", end->defects);
 }
 
 double mb_presta_pick(const double *samples, long n)
@@ -379,7 +389,7 @@ void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long l
 
 int mb_presta_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
-    const struct mb_presta_config *p = &cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(cfg);
     const struct mb_out *out = &ctx->out;
 
     if (ctx->rank != 0)

@@ -167,14 +167,13 @@ static void gop_json(const struct mb_ctx *ctx, const struct gop_section *s, int 
     mb_jobj_write(&o, ctx->json);
 }
 
-static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                        struct mb_tally *tally)
 {
     const double run_start = mb_now();
     struct gop_data *d = mb_xcalloc(1, sizeof *d);
     long long wrong_total = 0;
     double elapsed, elapsed_sum = 0;
-    unsigned long long peak;
-    int status;
 
     d->rank = ctx->rank;
     d->w = ctx->size;
@@ -229,25 +228,21 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     }
     elapsed = mb_now() - run_start;
     MB_MPI(MPI_Reduce(&elapsed, &elapsed_sum, 1, MPI_DOUBLE, MPI_SUM, 0, ctx->world));
-    MB_MPI(MPI_Bcast(&wrong_total, 1, MPI_LONG_LONG, 0, ctx->world));
-    status = wrong_total > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
-    peak = mb_peak_rss(ctx->world);
     if (ctx->rank == 0) {
         mb_printf(&ctx->out, "Average elapsed run time was %7.2f\n", elapsed_sum / ctx->size);
         mb_printf(&ctx->out, "All done\n");
         mb_flush(&ctx->out);
-        mb_json_summary(ctx, status, (long long)GOP_REPS * GOP_SECTIONS, wrong_total, elapsed,
-                        peak);
-        if (wrong_total > 0)
-            fprintf(stderr, "%s: %s: %lld wrong collective results\n", cfg->prog,
-                    mb_error_label(MB_ERR_DEFECT), wrong_total);
     }
+    tally->rows = (long long)GOP_REPS * GOP_SECTIONS;
+    tally->defects = wrong_total;
+    tally->defects_what = "wrong collective results";
     free(d);
-    return status;
+    return 0;
 }
 
 const struct mb_suite mb_suite_presta_globalop = {
     .name = "presta-globalop",
+    .settings = &mb_presta_plain_settings,
     .legacy = "globalop",
     .title = "Presta globalop: Barrier/Reduce/Bcast/Allreduce loops with and without compute",
     .validate = mb_presta_validate_globalop,

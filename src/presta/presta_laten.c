@@ -2,7 +2,6 @@
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 
 #include <stdlib.h>
@@ -23,6 +22,21 @@ static void laten_kernel(int lower, long iters, int partner, MPI_Comm world)
             MB_MPI(MPI_Send(NULL, 0, MPI_INT, partner, 0, world));
         }
     }
+}
+
+/* laten_kernel's arguments for the timed samples. */
+struct laten_args {
+    int lower;
+    long iters;
+    int partner;
+    MPI_Comm world;
+};
+
+static void laten_sample(void *arg)
+{
+    const struct laten_args *a = arg;
+
+    laten_kernel(a->lower, a->iters, a->partner, a->world);
 }
 
 /* --check: one untimed round trip whose messages must arrive from the partner, with tag 0
@@ -49,8 +63,9 @@ static long long laten_check(const struct mb_presta_job *job, int lower)
 
 static void laten_measure(struct mb_presta_job *job, MPI_Comm active, double *times, long long *bad)
 {
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     const int lower = job->ctx->rank < job->partner;
+    struct laten_args a = {lower, p->ops, job->partner, job->ctx->world};
     MPI_Status st;
 
     /* Warm-up round trip, once per process set: the higher rank sends first. */
@@ -61,24 +76,16 @@ static void laten_measure(struct mb_presta_job *job, MPI_Comm active, double *ti
         MB_MPI(MPI_Send(NULL, 0, MPI_INT, job->partner, 0, job->ctx->world));
         MB_MPI(MPI_Recv(NULL, 0, MPI_INT, job->partner, 0, job->ctx->world, &st));
     }
-    for (long s = 0; s < p->samples; s++) {
-        double t0;
-        mb_presta_barrier(active);
-        mb_presta_barrier(active);
-        t0 = mb_now();
-        laten_kernel(lower, p->ops, job->partner, job->ctx->world);
-        if (!p->no_barrier)
-            mb_presta_barrier(active);
-        times[s] = mb_now() - t0;
-    }
+    /* Two barriers, then timed: the round trips and the closing barrier unless -n
+     * (presta.md §3.2). */
+    mb_presta_samples(active, p->samples, NULL, 2, laten_sample, !p->no_barrier, &a, times);
     if (job->cfg->common.check)
         *bad = laten_check(job, lower);
 }
 
-static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
-    const struct mb_presta_config *p = &cfg->presta;
-    const double start = mb_now();
+    const struct mb_presta_config *p = mb_presta_cfg(cfg);
     const size_t n = (size_t)p->samples;
     double *times = mb_xcalloc(n, sizeof *times), *tmax = mb_xcalloc(n, sizeof *tmax);
     struct mb_presta_job job;
@@ -136,16 +143,17 @@ static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     if (ctx->rank == 0)
         mb_presta_params_block(&job);
     mb_presta_footer(&job);
-    return mb_presta_finish(&job, mb_now() - start);
+    return mb_presta_finish(&job, tally);
 }
 
 const struct mb_suite mb_suite_presta_laten = {
     .name = "presta-laten",
     .legacy = "laten",
     .title = "Presta laten: 0-byte ping-pong latency",
-    .options = &mb_presta_letter_set,
+    .settings = &mb_presta_letter_settings,
     .validate = mb_presta_validate_laten,
     .usage = mb_presta_usage_laten,
     .dry_run = mb_presta_dry_run,
+    .footer = mb_presta_footer_check,
     .run = laten_run,
 };

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/listfile.h"
+#include "presta/presta_config.h"
 #include "presta/presta_plan.h"
 
 #include <limits.h>
@@ -12,69 +13,155 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PRESTA(field) offsetof(struct mb_config, presta.field)
+#define PRESTA(field) offsetof(struct mb_presta_config, field)
+
+static struct mb_presta_config *settings(struct mb_config *cfg)
+{
+    return cfg->settings;
+}
 
 /* -p: only its first letter counted in the original, and anything but 'c' ran block while
  * the parameters said "cyclic" (quirk Q4): accept b/block and c/cyclic only. */
 static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    const char *v = NULL;
-
     if (strcmp(value, "b") == 0 || strcmp(value, "block") == 0)
-        v = "b";
+        settings(cfg)->alloc_cyclic = 0;
     else if (strcmp(value, "c") == 0 || strcmp(value, "cyclic") == 0)
-        v = "c";
+        settings(cfg)->alloc_cyclic = 1;
     else
         return mb_usage(err, "invalid value '%s' for -p: expected c (cyclic) or b (block)", value);
-    free(cfg->presta.alloc);
-    cfg->presta.alloc = mb_xstrdup(v);
     return 0;
 }
 
 static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", cfg->presta.cyclic ? "cyclic" : "block");
+    snprintf(buf, len, "%s", mb_presta_cfg(cfg)->cyclic ? "cyclic" : "block");
 }
 
 static void show_ops(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%ld", cfg->presta.ops);
+    snprintf(buf, len, "%ld", mb_presta_cfg(cfg)->ops);
 }
 
 static const struct mb_option rows[] = {
-    {"-b", NULL, MB_OPT_LONG, PRESTA(start), 1, INT_MAX, "<start>",
-     "message start size in bytes (com, rma; default 32)", NULL, NULL},
-    {"-c", NULL, MB_OPT_LONG, PRESTA(epochs), 0, INT_MAX, "<epochs>",
-     "rma: epochs per measurement (required by rma)", NULL, NULL},
-    {"-e", NULL, MB_OPT_LONG, PRESTA(stop), 1, INT_MAX, "<stop>",
-     "message stop size in bytes, inclusive (com, rma; default 8388608)", NULL, NULL},
-    {"-f", NULL, MB_OPT_STRING, PRESTA(count_file), 0, 0, "<file>",
-     "process counts, one per line (even; counts above the job size are skipped)", NULL, NULL},
-    {"-o", NULL, MB_OPT_LONG, PRESTA(ops), 0, 1e12, "<ops>",
-     "operations per measurement (rma: per epoch); required", NULL, show_ops},
-    {"-p", NULL, MB_OPT_CUSTOM, PRESTA(alloc), 0, 0, "c|b",
-     "pair allocation: c(yclic, needs -t) or b(lock); default b", parse_alloc, show_alloc},
-    {"-s", NULL, MB_OPT_LONG, PRESTA(factor), 2, INT_MAX, "<factor>",
-     "message size multiplication factor (com, rma; default 2)", NULL, NULL},
-    {"-t", NULL, MB_OPT_LONG, PRESTA(ppn), 0, INT_MAX, "<procs/SMP>", "processes per SMP", NULL,
-     NULL},
-    {"-i", NULL, MB_OPT_FLAG, PRESTA(list_pairs), 0, 0, NULL,
-     "print the active pairs before each process set", NULL, NULL},
-    {"-n", NULL, MB_OPT_FLAG, PRESTA(no_barrier), 0, 0, NULL,
-     "leave the closing barrier out of the timed region", NULL, NULL},
-    {"-r", NULL, MB_OPT_FLAG, PRESTA(nearby), 0, 0, NULL,
-     "pair with the nearby rank on the neighbouring SMP (needs -t)", NULL, NULL},
-    {"-h", NULL, MB_OPT_FLAG, offsetof(struct mb_config, common.help), 0, 0, NULL,
-     "print use information", NULL, NULL},
-    {"--samples", NULL, MB_OPT_LONG, PRESTA(samples), 1, 1000000, "N",
-     "take N samples per measurement and report the fastest (default 1, as the original)", NULL,
-     NULL},
-    {"--sizes", NULL, MB_OPT_STRING, PRESTA(sizes_file), 0, 0, "FILE",
-     "com, rma: message sizes from FILE, one per line, instead of -b/-e/-s", NULL, NULL},
-    {"--node-map", NULL, MB_OPT_FLAG, PRESTA(node_map), 0, 0, NULL,
-     "print which ranks share a node and warn when -t does not match", NULL, NULL},
+    {.name = "-b",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(start),
+     .min = 1,
+     .max = INT_MAX,
+     .metavar = "<start>",
+     .help = "message start size in bytes (com, rma; default 32)"},
+    {.name = "-c",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(epochs),
+     .max = INT_MAX,
+     .metavar = "<epochs>",
+     .help = "rma: epochs per measurement (required by rma)"},
+    {.name = "-e",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(stop),
+     .min = 1,
+     .max = INT_MAX,
+     .metavar = "<stop>",
+     .help = "message stop size in bytes, inclusive (com, rma; default 8388608)"},
+    {.name = "-f",
+     .kind = MB_OPT_STRING,
+     .offset = PRESTA(count_file),
+     .metavar = "<file>",
+     .help = "process counts, one per line (even; counts above the job size are skipped)"},
+    {.name = "-o",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(ops),
+     .max = 1e12,
+     .metavar = "<ops>",
+     .help = "operations per measurement (rma: per epoch); required",
+     .show = show_ops},
+    {.name = "-p",
+     .kind = MB_OPT_CUSTOM,
+     .offset = PRESTA(alloc_cyclic),
+     .metavar = "c|b",
+     .help = "pair allocation: c(yclic, needs -t) or b(lock); default b",
+     .parse = parse_alloc,
+     .show = show_alloc},
+    {.name = "-s",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(factor),
+     .min = 2,
+     .max = INT_MAX,
+     .metavar = "<factor>",
+     .help = "message size multiplication factor (com, rma; default 2)"},
+    {.name = "-t",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(ppn),
+     .max = INT_MAX,
+     .metavar = "<procs/SMP>",
+     .help = "processes per SMP"},
+    {.name = "-i",
+     .kind = MB_OPT_FLAG,
+     .offset = PRESTA(list_pairs),
+     .help = "print the active pairs before each process set"},
+    {.name = "-n",
+     .kind = MB_OPT_FLAG,
+     .offset = PRESTA(no_barrier),
+     .help = "leave the closing barrier out of the timed region"},
+    {.name = "-r",
+     .kind = MB_OPT_FLAG,
+     .offset = PRESTA(nearby),
+     .help = "pair with the nearby rank on the neighbouring SMP (needs -t)"},
+    {.name = "-h",
+     .kind = MB_OPT_FLAG,
+     .offset = offsetof(struct mb_common_config, help),
+     .help = "print use information",
+     .block = MB_IN_COMMON},
+    {.name = "--samples",
+     .kind = MB_OPT_LONG,
+     .offset = PRESTA(samples),
+     .min = 1,
+     .max = 1000000,
+     .metavar = "N",
+     .help = "take N samples per measurement and report the fastest (default 1, as the original)"},
+    {.name = "--sizes",
+     .kind = MB_OPT_STRING,
+     .offset = PRESTA(sizes_file),
+     .metavar = "FILE",
+     .help = "com, rma: message sizes from FILE, one per line, instead of -b/-e/-s"},
+    {.name = "--node-map",
+     .kind = MB_OPT_FLAG,
+     .offset = PRESTA(node_map),
+     .help = "print which ranks share a node and warn when -t does not match"},
 };
 const struct mb_option_set mb_presta_letter_set = {rows, sizeof rows / sizeof rows[0], 1};
+
+/* The lists validation resolves for every program (process sets, message sizes). */
+static const struct mb_option resolved[] = {
+    {.kind = MB_OPT_LIST,
+     .offset = PRESTA(counts),
+     .count_offset = PRESTA(n_counts),
+     .elem_size = sizeof(int)},
+    {.kind = MB_OPT_LIST,
+     .offset = PRESTA(sizes),
+     .count_offset = PRESTA(n_sizes),
+     .elem_size = sizeof(long long)},
+};
+static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
+                                                  0};
+
+/* Presta 1.2's compile-time defaults (util.h; presta.md §1.1). */
+static void presta_defaults(void *block)
+{
+    struct mb_presta_config *p = block;
+    p->start = 32;
+    p->stop = 8388608;
+    p->factor = 2;
+    p->samples = 1;
+}
+
+const struct mb_settings_type mb_presta_letter_settings = {
+    .size = sizeof(struct mb_presta_config),
+    .defaults = presta_defaults,
+    .sets = {&mb_presta_letter_set, &resolved_set}};
+const struct mb_settings_type mb_presta_plain_settings = {
+    .size = sizeof(struct mb_presta_config), .defaults = presta_defaults, .sets = {&resolved_set}};
 
 /* ---- list files ----------------------------------------------------------------------- */
 
@@ -110,7 +197,7 @@ static int list_entry(void *user, const char *entry, struct mb_error *err)
 /* -f (presta.md §1.2): file order kept, duplicates kept, counts above W skipped. */
 static int read_counts(struct mb_config *cfg, struct mb_error *err)
 {
-    struct mb_presta_config *p = &cfg->presta;
+    struct mb_presta_config *p = settings(cfg);
     struct list l = {NULL, 0, 0, 2, INT_MAX, 1, cfg->nprocs};
     struct mb_error inner = {MB_ERR_NONE, ""};
 
@@ -134,7 +221,7 @@ static int read_counts(struct mb_config *cfg, struct mb_error *err)
 
 static int resolve_sizes(struct mb_config *cfg, struct mb_error *err)
 {
-    struct mb_presta_config *p = &cfg->presta;
+    struct mb_presta_config *p = settings(cfg);
 
     if (p->sizes_file) {
         struct list l = {NULL, 0, 0, 1, INT_MAX, 0, LLONG_MAX};
@@ -163,9 +250,9 @@ enum { USES_SIZES = 1, IS_RMA = 2 };
 static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *prov, int what,
                           struct mb_error *err)
 {
-    struct mb_presta_config *p = &cfg->presta;
+    struct mb_presta_config *p = settings(cfg);
     const int w = cfg->nprocs;
-    const int c_letter = p->alloc && strcmp(p->alloc, "c") == 0;
+    const int c_letter = p->alloc_cyclic;
     struct mb_presta_layout l;
     const char *why = NULL;
 
@@ -228,7 +315,7 @@ int mb_presta_validate_laten(struct mb_config *cfg, const struct mb_provenance *
 int mb_presta_validate_rma(struct mb_config *cfg, const struct mb_provenance *prov,
                            struct mb_error *err)
 {
-    const struct mb_presta_config *p = &cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(cfg);
     long long max = 0;
     double need;
 
@@ -252,7 +339,7 @@ int mb_presta_allred_arg(struct mb_config *cfg, const char *arg, struct mb_error
 {
     static const char *const names[3] = {"[# of comp iterations]", "[inner iterations]",
                                          "[total samples]"};
-    struct mb_presta_config *p = &cfg->presta;
+    struct mb_presta_config *p = settings(cfg);
     const char *why = NULL;
     long long v;
 
@@ -270,11 +357,11 @@ int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance 
                               struct mb_error *err)
 {
     (void)prov;
-    if (cfg->presta.nargs != 3)
+    if (settings(cfg)->nargs != 3)
         return mb_usage(err,
                         "expected 3 arguments, got %d: allred [# of comp iterations] [inner "
                         "iterations] [total samples]",
-                        cfg->presta.nargs);
+                        settings(cfg)->nargs);
     return 0;
 }
 

@@ -10,6 +10,10 @@
 /* The letters shared by com, laten and rma, plus --samples, --sizes and --node-map. */
 extern const struct mb_option_set mb_presta_letter_set;
 
+/* Settings of com, laten and rma (the letters), and of allred and globalop (no options). */
+extern const struct mb_settings_type mb_presta_letter_settings;
+extern const struct mb_settings_type mb_presta_plain_settings;
+
 /* allred's three positional numbers. */
 int mb_presta_allred_arg(struct mb_config *cfg, const char *arg, struct mb_error *err);
 

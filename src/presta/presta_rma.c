@@ -1,10 +1,9 @@
 /* rma: MPI-2 one-sided Put/Get bandwidth with fences (presta.md §4). One table row per test,
- * one kernel; the driver reads the clock. */
+ * one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
 #include "core/buffers.h"
-#include "core/clock.h"
 #include "core/error.h"
 
 #include <stdlib.h>
@@ -43,13 +42,42 @@ static void rma_kernel(const struct rma_test *t, const struct rma_set *s, char *
     }
 }
 
+/* The arguments of one measurement's samples: rma_kernel's, and the epochs per sample. */
+struct rma_args {
+    const struct rma_test *t;
+    const struct rma_set *s;
+    char *origin;
+    int size;
+    long ops, epochs;
+};
+
+/* Before each sample, untimed: the fence that opens its first epoch (presta.md §4.4 step 2). */
+static void rma_open(void *arg)
+{
+    const struct rma_args *a = arg;
+
+    MB_MPI(MPI_Win_fence(0, a->s->win));
+}
+
+/* The timed epochs; the fence ends each one and opens the next (presta.md §4.4 step 5). */
+static void rma_epochs(void *arg)
+{
+    const struct rma_args *a = arg;
+
+    for (long e = 0; e < a->epochs; e++) {
+        if (a->s->issuer)
+            rma_kernel(a->t, a->s, a->origin, a->size, a->ops);
+        MB_MPI(MPI_Win_fence(0, a->s->win));
+    }
+}
+
 /* --check: one untimed epoch with patterned data. Put: the target's window must hold the
  * origin's pattern; Get: the origin buffer must hold the target window's pattern. Returns
  * the wrong bytes this rank sees. */
 static long long rma_check(const struct mb_presta_job *job, const struct rma_test *t,
                            const struct rma_set *s, char *origin, int size)
 {
-    const size_t n = (size_t)job->cfg->presta.ops * (size_t)size;
+    const size_t n = (size_t)mb_presta_cfg(job->cfg)->ops * (size_t)size;
     const int rank = job->ctx->rank;
     const int verifies = t->get ? (t->bidir || s->issuer) : (t->bidir || !s->issuer);
 
@@ -62,7 +90,7 @@ static long long rma_check(const struct mb_presta_job *job, const struct rma_tes
         (t->get ? s->mem : origin)[n / 2] ^= 0x5a;
     MB_MPI(MPI_Win_fence(0, s->win));
     if (s->issuer)
-        rma_kernel(t, s, origin, size, job->cfg->presta.ops);
+        rma_kernel(t, s, origin, size, mb_presta_cfg(job->cfg)->ops);
     MB_MPI(MPI_Win_fence(0, s->win));
     if (!verifies)
         return 0;
@@ -73,27 +101,17 @@ static long long rma_check(const struct mb_presta_job *job, const struct rma_tes
 static long long rma_measure(const struct mb_presta_job *job, const struct rma_test *t,
                              const struct rma_set *s, int size, double *times)
 {
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     const size_t n = (size_t)p->ops * (size_t)size;
     char *origin = mb_buf_alloc(n);
+    struct rma_args a = {t, s, origin, size, p->ops, p->epochs};
     long long bad = 0;
 
     if (!origin)
         mb_die("Failed to allocate RMA buffer! (%zu bytes)", n);
-    for (long k = 0; k < p->samples; k++) {
-        double t0;
-        MB_MPI(MPI_Win_fence(0, s->win));
-        mb_presta_barrier(s->active); /* always, even with -n */
-        t0 = mb_now();
-        for (long e = 0; e < p->epochs; e++) {
-            if (s->issuer)
-                rma_kernel(t, s, origin, size, p->ops);
-            MB_MPI(MPI_Win_fence(0, s->win));
-        }
-        if (!p->no_barrier)
-            mb_presta_barrier(s->active);
-        times[k] = mb_now() - t0;
-    }
+    /* The fence, one barrier (always, even with -n), then timed: the epochs and the closing
+     * barrier unless -n (presta.md §4.4 steps 2-7). */
+    mb_presta_samples(s->active, p->samples, rma_open, 1, rma_epochs, !p->no_barrier, &a, times);
     if (job->cfg->common.check)
         bad = rma_check(job, t, s, origin, size);
     mb_buf_free(origin, n);
@@ -171,8 +189,8 @@ static void rma_set_open(const struct mb_presta_job *job, const struct rma_test 
     s->issuer = t->bidir || lower;
     if (s->active != MPI_COMM_NULL) {
         /* 64-bit sizes (quirk Q15); the bidirectional doubling is the original's, unused. */
-        s->bytes =
-            (MPI_Aint)(t->bidir ? 2 : 1) * (MPI_Aint)max_size * (MPI_Aint)job->cfg->presta.ops;
+        s->bytes = (MPI_Aint)(t->bidir ? 2 : 1) * (MPI_Aint)max_size *
+                   (MPI_Aint)mb_presta_cfg(job->cfg)->ops;
         s->mem = alloc_window(s->bytes);
         memset(s->mem, 0, (size_t)s->bytes);
     }
@@ -206,7 +224,7 @@ static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int 
                        const double *tmax, long long defects)
 {
     const struct mb_ctx *ctx = job->ctx;
-    const struct mb_presta_config *p = &job->cfg->presta;
+    const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     const double f = t->bidir ? P : P / 2, ops = (double)p->ops * (double)p->epochs;
     struct mb_presta_row r = {t->name,
                               P,
@@ -228,10 +246,9 @@ static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int 
     mb_presta_row_done(job, &r);
 }
 
-static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
-    const struct mb_presta_config *p = &cfg->presta;
-    const double start = mb_now();
+    const struct mb_presta_config *p = mb_presta_cfg(cfg);
     const size_t n = (size_t)p->samples;
     double *times = mb_xcalloc(n, sizeof *times), *tmax = mb_xcalloc(n, sizeof *tmax);
     long long max_size = 0;
@@ -295,16 +312,17 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     free(tmax);
     MB_MPI(MPI_Comm_free(&node));
     mb_presta_footer(&job);
-    return mb_presta_finish(&job, mb_now() - start);
+    return mb_presta_finish(&job, tally);
 }
 
 const struct mb_suite mb_suite_presta_rma = {
     .name = "presta-rma",
     .legacy = "rma",
     .title = "Presta rma: one-sided Put/Get bandwidth",
-    .options = &mb_presta_letter_set,
+    .settings = &mb_presta_letter_settings,
     .validate = mb_presta_validate_rma,
     .usage = mb_presta_usage_rma,
     .dry_run = mb_presta_dry_run,
+    .footer = mb_presta_footer_check,
     .run = rma_run,
 };

@@ -258,9 +258,13 @@ static void test_aggregation(void)
     int errors = 0;
     const double ringv[6] = {100, 100, 100, 100, 100, 1}, rndv[3] = {10, 20, 40};
 
+    struct mb_beff_config bc;
+
     memset(&cfg, 0, sizeof cfg);
-    cfg.beff.repetitions = 2;
-    cfg.beff.memory_mb = 1;
+    memset(&bc, 0, sizeof bc);
+    bc.repetitions = 2;
+    bc.memory_mb = 1;
+    cfg.settings = &bc;
     memset(pat, 0, sizeof pat);
     memset(&set, 0, sizeof set);
     for (int p = 0; p < 10; p++)

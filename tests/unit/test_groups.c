@@ -1,5 +1,5 @@
 /* Active process sets: Q lists (guide 5.1.1, 5.1.2.2), Multi groups (5.1.2.3), -map (5.1.2.10). */
-#include "core/groups.h"
+#include "imb/imb_groups.h"
 #include "unit.h"
 
 static void expect_qlist(int p, int npmin, const int *want, size_t nwant)

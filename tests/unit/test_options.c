@@ -6,6 +6,9 @@
 #include "core/suite.h"
 #include "imb/imb_bench.h"
 #include "imb/imb_options.h"
+
+/* The IMB settings block of a configuration. */
+#define IMBC(cfg) ((struct mb_imb_config *)(cfg).settings)
 #include "imb/imb_plan.h"
 #include "unit.h"
 
@@ -29,6 +32,7 @@ static int parse(struct mb_config *cfg, struct mb_error *err, int argc, char **a
 {
     struct mb_option_set sets[2] = {mb_imb_option_set, {mb_common_options, mb_n_common_options, 0}};
     mb_config_defaults(cfg);
+    mb_config_settings(cfg, &mb_imb_mpi1_settings);
     memset(err, 0, sizeof *err);
     return mb_options_parse(sets, 2, mb_imb_positional, argc, argv, 1, cfg, err);
 }
@@ -66,28 +70,29 @@ int main(void)
 
     /* The guide's 5.1.2 examples parse. */
     EXPECT(PARSE(&cfg, &err, "-multi", "0", "PingPong", "Barrier", "-map", "2x7") == 0);
-    EXPECT(cfg.imb.multi == 0 && cfg.imb.map_rows == 2 && cfg.imb.map_cols == 7);
-    EXPECT(cfg.imb.n_selected == 2);
-    EXPECT(MB_IMB_SEL_INDEX(cfg.imb.selected[0]) == mb_imb_find("PingPong"));
-    EXPECT(MB_IMB_SEL_INDEX(cfg.imb.selected[1]) == mb_imb_find("Barrier"));
+    EXPECT(IMBC(cfg)->multi == 0 && IMBC(cfg)->map_rows == 2 && IMBC(cfg)->map_cols == 7);
+    EXPECT(IMBC(cfg)->n_selected == 2);
+    EXPECT(MB_IMB_SEL_INDEX(IMBC(cfg)->selected[0]) ==
+           mb_imb_find(&mb_imb_family_mpi1, "PingPong"));
+    EXPECT(MB_IMB_SEL_INDEX(IMBC(cfg)->selected[1]) == mb_imb_find(&mb_imb_family_mpi1, "Barrier"));
     mb_config_free(&cfg);
     EXPECT(PARSE(&cfg, &err, "pingpong", "-off_cache", "-1") == 0);
-    EXPECT(cfg.imb.off_cache_mb == -1 && cfg.imb.n_selected == 1);
+    EXPECT(IMBC(cfg)->off_cache_mb == -1 && IMBC(cfg)->n_selected == 1);
     mb_config_free(&cfg);
     EXPECT(PARSE(&cfg, &err, "-npmin", "512", "alltoallv", "-iter", "20", "-time", "1.5", "-mem",
                  "2") == 0);
-    EXPECT(cfg.imb.npmin == 512 && cfg.imb.msgspersample == 20 && cfg.imb.time_limit == 1.5 &&
-           cfg.imb.mem_gb == 2);
+    EXPECT(IMBC(cfg)->npmin == 512 && IMBC(cfg)->msgspersample == 20 &&
+           IMBC(cfg)->time_limit == 1.5 && IMBC(cfg)->mem_gb == 2);
     mb_config_free(&cfg);
     EXPECT(PARSE(&cfg, &err, "-iter", "1000,40,150", "-off_cache", "16,128") == 0);
-    EXPECT(cfg.imb.msgspersample == 1000 && cfg.imb.overall_vol_mb == 40 &&
-           cfg.imb.msgs_nonaggr == 150 && cfg.imb.off_cache_mb == 16 &&
-           cfg.imb.off_cache_line == 128);
+    EXPECT(IMBC(cfg)->msgspersample == 1000 && IMBC(cfg)->overall_vol_mb == 40 &&
+           IMBC(cfg)->msgs_nonaggr == 150 && IMBC(cfg)->off_cache_mb == 16 &&
+           IMBC(cfg)->off_cache_line == 128);
     mb_config_free(&cfg);
     /* Names: case-insensitive, comma lists, Multi- prefix, duplicates run once. */
     EXPECT(PARSE(&cfg, &err, "ALLREDUCE,reduce", "Multi-Bcast", "allreduce", "--check") == 0);
-    EXPECT(cfg.imb.n_selected == 3 && cfg.common.check == 1);
-    EXPECT(cfg.imb.selected[2] == MB_IMB_SEL(mb_imb_find("Bcast"), 1));
+    EXPECT(IMBC(cfg)->n_selected == 3 && cfg.common.check == 1);
+    EXPECT(IMBC(cfg)->selected[2] == MB_IMB_SEL(mb_imb_find(&mb_imb_family_mpi1, "Bcast"), 1));
     mb_config_free(&cfg);
     /* --opt=value for the double-dash options. */
     EXPECT(PARSE(&cfg, &err, "--timeout=2.5", "--json=out.json") == 0);
@@ -114,8 +119,8 @@ int main(void)
         char arg[80];
         snprintf(arg, sizeof arg, "%s", path);
         EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 0);
-        EXPECT(cfg.imb.n_lengths == 3 && cfg.imb.lengths[0] == 0 && cfg.imb.lengths[1] == 100 &&
-               cfg.imb.lengths[2] == 1000);
+        EXPECT(IMBC(cfg)->n_lengths == 3 && IMBC(cfg)->lengths[0] == 0 &&
+               IMBC(cfg)->lengths[1] == 100 && IMBC(cfg)->lengths[2] == 1000);
         mb_config_free(&cfg);
         write_file("0\n12\nfoo\n");
         EXPECT(PARSE(&cfg, &err, "-msglen", arg) == 2);
@@ -137,7 +142,7 @@ int main(void)
         /* -input: benchmark names, the guide's IMB_SELECT example style. */
         write_file("#\n# IMB benchmark selection file\n#\nPingPong\n#Sendrecv\nAllreduce\n");
         EXPECT(PARSE(&cfg, &err, "-input", arg) == 0);
-        EXPECT(cfg.imb.n_selected == 2);
+        EXPECT(IMBC(cfg)->n_selected == 2);
         mb_config_free(&cfg);
         write_file("PingPong\nWindow\n");
         EXPECT(PARSE(&cfg, &err, "-input", arg) == 2);
@@ -162,15 +167,15 @@ int main(void)
         cfg.nprocs = 14;
         memset(&err, 0, sizeof err);
         EXPECT(mb_imb_validate(&cfg, &prov, &err) == 0);
-        EXPECT(cfg.imb.mem_cap == 2ull << 30);
-        EXPECT(cfg.imb.cache_bytes == (unsigned long long)(2.5 * 1048576) &&
-               cfg.imb.cache_line == 128);
+        EXPECT(IMBC(cfg)->mem_cap == 2ull << 30);
+        EXPECT(IMBC(cfg)->cache_bytes == (unsigned long long)(2.5 * 1048576) &&
+               IMBC(cfg)->cache_line == 128);
         mb_config_free(&cfg);
         EXPECT(PARSE(&cfg, &err, "-off_cache", "-1") == 0);
         cfg.nprocs = 2;
         EXPECT(mb_imb_validate(&cfg, &prov, &err) == 0);
-        EXPECT(cfg.imb.cache_bytes > 0 && cfg.imb.cache_line > 0);
-        EXPECT(cfg.imb.mem_cap == 4ull << 30); /* default: half the memory per process */
+        EXPECT(IMBC(cfg)->cache_bytes > 0 && IMBC(cfg)->cache_line > 0);
+        EXPECT(IMBC(cfg)->mem_cap == 4ull << 30); /* default: half the memory per process */
         mb_config_free(&cfg);
     }
     return unit_report("test_options");

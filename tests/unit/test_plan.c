@@ -2,6 +2,7 @@
  * Table 20 (7.1), off-cache rotation (5.1.2.4), -time and -mem. */
 #include "core/buffers.h"
 #include "imb/imb_driver.h"
+#include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
 #include "unit.h"
 
@@ -11,9 +12,9 @@
 
 static const struct mb_imb_bench *bench(const char *name)
 {
-    int i = mb_imb_find(name);
+    int i = mb_imb_find(&mb_imb_family_mpi1, name);
     EXPECT(i >= 0);
-    return &mb_imb_benchmarks[i < 0 ? 0 : i];
+    return &mb_imb_family_mpi1.benchmarks[i < 0 ? 0 : i];
 }
 
 static long long demand(const char *name, long long x, int q, int check)

@@ -1,4 +1,4 @@
-#include "core/groups.h"
+#include "imb/imb_groups.h"
 
 #include "core/error.h"
 

@@ -4,8 +4,8 @@
  * a benchmark runs on Q processes: the first Q positions of that order, or in Multi mode
  * floor(P/Q) disjoint groups of Q consecutive positions running simultaneously. The others
  * are idle and wait in MPI_Barrier. */
-#ifndef MB_GROUPS_H
-#define MB_GROUPS_H
+#ifndef MB_IMB_GROUPS_H
+#define MB_IMB_GROUPS_H
 
 #include <mpi.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* Results are data (ARCHITECTURE property 3): a measurement produces these records and the
  * printers (IMB-style text, JSON Lines) only format them, so text and JSON cannot disagree. */
-#ifndef MB_RESULT_H
-#define MB_RESULT_H
+#ifndef MB_IMB_RESULT_H
+#define MB_IMB_RESULT_H
 
 /* The IMB table layouts, chosen by benchmark class and Multi mode (IMB guide 6). */
 enum mb_layout {
@@ -21,6 +21,7 @@ enum mb_row_status {
 struct mb_block {
     const char *suite; /* "IMB-MPI1" */
     const char *name;  /* benchmark name without "Multi-" */
+    int mode;          /* IMB-EXT/IO: 1 aggregate, 2 non-aggregate; 0 none (guide 4.2.2.2) */
     const char *cls;   /* "single", "parallel", "collective" */
     enum mb_layout layout;
     int multi;        /* -1 primary, else the -multi output flag 0 or 1 */

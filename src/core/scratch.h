@@ -1,0 +1,161 @@
+/* Scratch files of the I/O suites (SPEC §4 IMB-IO, §6 b_eff_io, beff.md B9.4): names in a
+ * directory, creation that never takes over a file this run did not create, and a cleanup
+ * registry that removes exactly the files this process created on every exit path - normal
+ * end, mb_die, the --timeout watchdog and SIGINT/SIGTERM - unless the user asked to keep them
+ * (b_eff_io -keep). Also the MPI-IO pieces both suites need: an open that returns errors with
+ * a readable message, MPI-IO hints from a file, and the file-system description for headers.
+ *
+ * Division of work with MPI-IO: the process that owns a name creates it here (open with
+ * O_CREAT|O_EXCL is what tells "ours" from "someone else's"), then the processes that use it
+ * open it with mb_scratch_open. A file that MPI-IO removes (MPI_MODE_DELETE_ON_CLOSE) and
+ * creates again (MPI_MODE_CREATE) is a new file with a new identity: the owner calls
+ * mb_scratch_register again, or the cleanup leaves it alone as "replaced behind our back".
+ *
+ * Error reporting: functions that can fail take a struct mb_error (core/error.h), record the
+ * first failure there and return its exit status (0 = success): MB_ERR_USAGE (2) for what the
+ * user chose (a too-long path, an existing file without --force), MB_ERR_RUNTIME (1) for what
+ * the system refused. The caller decides whether to agree on it (mb_agree) or to mb_die. */
+#ifndef MB_SCRATCH_H
+#define MB_SCRATCH_H
+
+#include "core/error.h"
+
+#include <mpi.h>
+#include <signal.h>
+#include <stddef.h>
+
+/* Capacity of the cleanup registry, per process, and the longest path it holds (with the
+ * terminating NUL; Linux's PATH_MAX). It is a fixed static array because a signal handler may
+ * not allocate. 128 covers b_eff_io's worst case on one process (at most 10 partitions x 5
+ * pattern types, beff.md B1 and B9.4, all on disk from write to read) with room to spare;
+ * creating more is an error the caller reports, never a file left untracked. */
+enum { MB_SCRATCH_MAX = 128, MB_SCRATCH_PATH_MAX = 4096 };
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+/* out = dir "/" name, where name is printf-formatted; dir NULL or "" means the current
+ * directory (name alone), a trailing '/' on dir is not doubled. The result must fit both cap
+ * and MB_SCRATCH_PATH_MAX: a longer path is an error (MB_ERR_USAGE), never a truncation, and
+ * leaves out empty. The naming policy stays with the callers (b_eff_io:
+ * "b_eff_io_data_i%02d_%03d_%d", beff.md B9.4). */
+int mb_scratch_pathf(char *out, size_t cap, struct mb_error *err, const char *dir, const char *fmt,
+                     ...) __attribute__((format(printf, 5, 6)));
+int mb_scratch_join(char *out, size_t cap, const char *dir, const char *name, struct mb_error *err);
+
+/* IMB-IO's names (SPEC §4): dir/base, then "_g<group>" in Multi mode (group >= 0) and
+ * "_<rank>" for a private per-process file (rank >= 0); a negative value leaves its suffix
+ * out. Example: (".", "IMB_out", 1, 3) gives "./IMB_out_g1_3". */
+int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, int group, int rank,
+                    struct mb_error *err);
+
+/* ---- creation and the cleanup registry ---------------------------------------------------
+ * Not thread-safe: one thread of the process creates and removes. */
+
+/* Creates path as an empty regular file and registers it for cleanup. An existing path is
+ * refused (MB_ERR_USAGE, naming what is there) unless force is set; with force an existing
+ * regular file with no other hard link is taken over - truncated, registered and later removed
+ * like one this run created (SPEC §4/§6: --force allows overwriting). Anything that is not a
+ * regular file (directory, FIFO, device, socket, symbolic link - even to a regular file) is
+ * refused even with force. A full registry is MB_ERR_RUNTIME and no file is created. */
+int mb_scratch_create(const char *path, int force, struct mb_error *err);
+
+/* Registers a regular file that this run has just created by other means - MPI_File_open
+ * with MPI_MODE_CREATE|MPI_MODE_EXCL, or MPI_MODE_CREATE on a name the caller created with
+ * mb_scratch_create and MPI-IO deleted on close. Only the caller can know that: registering
+ * someone else's file would make the cleanup delete it. An already registered path takes the
+ * file's current identity. */
+int mb_scratch_register(const char *path, struct mb_error *err);
+
+/* Drops path from the registry without touching the file (it was deleted on close, or is
+ * handed on deliberately). Unknown paths are ignored. */
+void mb_scratch_forget(const char *path);
+
+/* Number of registered files. */
+int mb_scratch_count(void);
+
+/* What removing one registered file did. Only a file whose device and inode are still the
+ * ones recorded at creation is unlinked: a file replaced behind our back is left alone. */
+enum mb_scratch_outcome {
+    MB_SCRATCH_REMOVED,  /* unlinked */
+    MB_SCRATCH_KEPT,     /* keep mode: left in place on purpose */
+    MB_SCRATCH_GONE,     /* already gone (deleted on close, or by someone else) */
+    MB_SCRATCH_REPLACED, /* another file is at the path now: left alone */
+    MB_SCRATCH_FAILED,   /* unlink failed; errno says why */
+    MB_SCRATCH_UNKNOWN   /* path is not in the registry: nothing done */
+};
+
+/* Removes one registered file and forgets it (except for MB_SCRATCH_UNKNOWN). */
+enum mb_scratch_outcome mb_scratch_remove(const char *path);
+
+/* Normal end: every registered file handled as by mb_scratch_remove; the registry is empty
+ * afterwards. The tally lets the caller report files kept, replaced or not removable. */
+struct mb_scratch_tally {
+    int removed, kept, gone, replaced, failed;
+};
+struct mb_scratch_tally mb_scratch_remove_all(void);
+
+/* Keep mode (b_eff_io -keep, SPEC §6): while on, no path of this module unlinks anything -
+ * normal end, mb_die, timeout and signals alike - and the files stay for the user. */
+void mb_scratch_keep(int keep);
+int mb_scratch_keeping(void);
+
+/* The abnormal-exit cleanup: unlinks every registered file whose identity still matches (none
+ * in keep mode) and empties the registry. Async-signal-safe (lstat and unlink only); called
+ * by mb_die before MPI_Abort, by the --timeout watchdog before _exit, and by the SIGINT and
+ * SIGTERM handlers below. Between lstat and unlink someone could still swap the file: the
+ * check narrows that window to a few instructions, a path-based unlink cannot close it. */
+void mb_scratch_cleanup(void);
+
+/* SIGINT and SIGTERM handlers (mpirun forwards both to the ranks) that run mb_scratch_cleanup
+ * and then re-raise the signal with the default action, so the process ends as it would have
+ * without them (status "killed by SIGTERM", 128+15 in a shell). A signal that is ignored at
+ * install time (a background job under a non-interactive shell ignores SIGINT) stays ignored.
+ * restore puts back what install found. */
+struct mb_scratch_signals {
+    struct sigaction previous[2];
+    int installed[2];
+};
+void mb_scratch_signals_install(struct mb_scratch_signals *saved);
+void mb_scratch_signals_restore(const struct mb_scratch_signals *saved);
+
+/* ---- MPI-IO ------------------------------------------------------------------------------ */
+
+/* MPI_File_open over comm, then MPI_ERRORS_RETURN on the file so that later I/O errors come
+ * back as codes. On failure *fh is MPI_FILE_NULL, err holds "cannot open 'path'
+ * (MPI_File_open, MPI_MODE_...): <reason>" (MB_ERR_RUNTIME) and the MPI error code is
+ * returned (MPI_SUCCESS otherwise). It adds no communication - IMB's Open_Close times it -
+ * so a failure is local: when other processes must learn of it, the caller agrees on it.
+ * Errors of MPI_File_open itself go to MPI_FILE_NULL's handler, MPI_ERRORS_RETURN by default
+ * (MPI-3.1 §13.7), which mpibench never changes. */
+int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh,
+                    struct mb_error *err);
+
+/* A readable message for an MPI (I/O) error code: the common I/O classes in plain words,
+ * then the class name and the library's own text, e.g. "no space left on device
+ * (MPI_ERR_NO_SPACE: <MPI_Error_string>)". Needs MPI to be initialised. */
+void mb_scratch_mpi_message(int code, char *out, size_t cap);
+
+/* MPI-IO hints from a file (b_eff_io -i FILE, beff.md B1.1): one "key value" or "key=value"
+ * per line (blanks around '=' allowed, the value is the rest of the line), blank lines and
+ * '#' comments skipped (core/listfile.h). Keys and values must fit MPI_MAX_INFO_KEY and
+ * MPI_MAX_INFO_VAL; a later line overrides an earlier one with the same key, as MPI_Info_set
+ * does. Errors name the file and line (MB_ERR_USAGE); a file without any hint is an error.
+ * hints_read needs no MPI (rank 0 reads, SPEC §0) and gives "key=value\n" lines (malloc'd)
+ * to broadcast; info_read turns a file straight into an MPI_Info the caller frees. */
+int mb_scratch_hints_read(const char *path, char **lines, struct mb_error *err);
+int mb_scratch_info_read(const char *path, MPI_Info *info, struct mb_error *err);
+
+/* ---- the file system, for the I/O suites' headers ---------------------------------------- */
+
+/* type: "ext2/ext3/ext4", "xfs", "btrfs", "tmpfs", "nfs", "lustre", "gpfs", "overlayfs", "zfs"
+ * and a few more by statfs magic number (Linux), else the number in hex ("0x1234abcd"), or
+ * "unknown" where statfs has no type. Sizes from statvfs: free_bytes is what an unprivileged
+ * user may still write. MB_ERR_RUNTIME if dir cannot be examined. */
+struct mb_fs_info {
+    char type[32];
+    unsigned long magic; /* 0 where unknown */
+    unsigned long long free_bytes, total_bytes;
+};
+int mb_scratch_fs_info(const char *dir, struct mb_fs_info *fs, struct mb_error *err);
+
+#endif

@@ -1,0 +1,43 @@
+/* The settings of the IMB family (IMB-MPI1, IMB-EXT, IMB-IO): the struct behind the suites'
+ * option rows (imb_options.c), owned by the IMB code, not by core. */
+#ifndef MB_IMB_CONFIG_H
+#define MB_IMB_CONFIG_H
+
+#include "core/config.h"
+
+#include <stddef.h>
+
+/* IMB settings (SPEC §1-4, IMB guide 5.1.2). Zero means "the standard value". */
+struct mb_imb_config {
+    int family;              /* index into mb_imb_families (set by the suite's defaults) */
+    long npmin;              /* -npmin */
+    long multi;              /* -multi 0|1; -1 = primary benchmarks */
+    double off_cache_mb;     /* -off_cache size in MB; -1 = detect; 0 = off */
+    long off_cache_line;     /* -off_cache ...,line bytes */
+    long msgspersample;      /* -iter a */
+    long overall_vol_mb;     /* -iter a,b (MB) */
+    long msgs_nonaggr;       /* -iter a,b,c */
+    double time_limit;       /* -time S; 0 = none */
+    double mem_gb;           /* -mem G; 0 = default cap */
+    long map_rows, map_cols; /* -map PxQ; 0 = none */
+    char *msglen_file;       /* -msglen FILE */
+    char *input_file;        /* -input FILE */
+    long long *lengths;      /* message lengths from -msglen; NULL = standard list */
+    size_t n_lengths;
+    int *selected; /* benchmark table indices (| MB_IMB_SEL_MULTI) */
+    size_t n_selected;
+    /* Resolved by rank 0 during validation so that every rank uses the same values. */
+    unsigned long long cache_bytes; /* off-cache: last-level cache size; 0 = off */
+    unsigned long long cache_line;  /* off-cache: cache line size */
+    unsigned long long mem_cap;     /* message-buffer cap per process in bytes */
+    /* IMB-EXT --info key=value, one "key=value\n" line each (guide 5.2.3.3 User_Set_Info). */
+    char *win_info;
+    size_t win_info_len; /* bytes including the terminating NUL; 0 when none */
+};
+
+static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
+{
+    return cfg->settings;
+}
+
+#endif

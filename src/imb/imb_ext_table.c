@@ -1,0 +1,66 @@
+/* The IMB-EXT benchmarks (IMB guide 4.2.3), in the order of the guide's sample 6.4, which is
+ * also the order of a default run. Buffer demand per process is one X-byte section per
+ * repetition on each side (the origin and the window), as Table 20's 2 max(X, OVERALL_VOL). */
+#include "imb/imb_bench.h"
+#include "imb/imb_settings.h"
+
+/* Unidir/Bidir are single transfers between 2 processes (4.2.1.1): t = t(M), throughput X/t
+ * (Tables 3-6); aggregate and non-aggregate (Table 1). Put targets a window over the
+ * receive buffers, Get one over the send buffers. */
+#define ONE_SIDED(label, fn, setup_fn)                                                             \
+    {                                                                                              \
+        .name = label, .cls = MB_IMB_SINGLE, .exact_procs = 2, .time_scale = 1, .bw_factor = 1,    \
+        .elem_size = 1, .sbuf = {1, 0}, .rbuf = {1, 0}, .sections = 1, .aggregate = 1,             \
+        .setup = setup_fn, .teardown = mb_imb_ext_teardown, .complete = mb_imb_ext_fence,          \
+        .kernel = mb_imb_##fn, .check = mb_imb_check_##fn                                          \
+    }
+
+static const struct mb_imb_bench ext_benchmarks[] = {
+    /* Window (4.2.3.6): no class, times as a collective, the non-aggregate repetition count
+     * (sample 6.4: 100 repetitions); its kernel creates and frees the window itself. */
+    {.name = "Window",
+     .cls = MB_IMB_OTHER,
+     .time_scale = 1,
+     .elem_size = 1,
+     .sbuf = {1, 0},
+     .rbuf = {1, 0},
+     .nonaggr_reps = 1,
+     .setup = mb_imb_ext_setup_groups,
+     .teardown = mb_imb_ext_teardown,
+     .kernel = mb_imb_window,
+     .check = mb_imb_check_window},
+    ONE_SIDED("Unidir_Get", unidir_get, mb_imb_ext_setup_get),
+    ONE_SIDED("Unidir_Put", unidir_put, mb_imb_ext_setup_put),
+    ONE_SIDED("Bidir_Get", bidir_get, mb_imb_ext_setup_get),
+    ONE_SIDED("Bidir_Put", bidir_put, mb_imb_ext_setup_put),
+    /* Accumulate (4.2.3.5): MPI_FLOAT, MPI_SUM into root 0, collective, no throughput. */
+    {.name = "Accumulate",
+     .cls = MB_IMB_COLLECTIVE,
+     .time_scale = 1,
+     .elem_size = sizeof(float),
+     .sbuf = {1, 0},
+     .rbuf = {1, 0},
+     .sections = 1,
+     .aggregate = 1,
+     .setup = mb_imb_ext_setup_put,
+     .teardown = mb_imb_ext_teardown,
+     .complete = mb_imb_ext_fence,
+     .kernel = mb_imb_accumulate,
+     .check = mb_imb_check_accumulate},
+};
+#undef ONE_SIDED
+
+/* settings.h holds the same constants for IMB-MPI1 and IMB-EXT (guide 5.2.1); the warm-up
+ * length is sizeof(assign_type) = sizeof(float) (5.2.5, 5.2.6). */
+const struct mb_imb_family mb_imb_family_ext = {.name = "IMB-EXT",
+                                                .part = "MPI-2 part",
+                                                .benchmarks = ext_benchmarks,
+                                                .n = sizeof ext_benchmarks /
+                                                     sizeof ext_benchmarks[0],
+                                                .npmin = MB_IMB_NPMIN,
+                                                .msgspersample = MB_IMB_MSGSPERSAMPLE,
+                                                .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
+                                                .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
+                                                .maxmsglog = MB_IMB_MAXMSGLOG,
+                                                .warm_x = sizeof(float),
+                                                .warmups = MB_IMB_N_WARMUP};

@@ -1,0 +1,190 @@
+/* The printers of IMB result records (ARCHITECTURE property 3): the IMB-style text tables
+ * (IMB guide 6; layout per class as in IMB's IMB_output.c: 13-character columns) and the JSON
+ * Lines record of a row. Both render the same struct mb_result, so they cannot disagree. */
+#include "imb/imb_report.h"
+
+#include "core/report_json.h"
+
+#include <math.h>
+#include <string.h>
+
+/* IMB prints every column 13 characters wide (ow_format in IMB_output.c). */
+enum { COL = 13, PER_ROW = 16, MAX_SHOW = 1024 };
+
+static int ncols(const struct mb_block *b)
+{
+    static const int cols[] = {[MB_LAYOUT_TIME_BW] = 4,
+                               [MB_LAYOUT_RANGE_BW] = 6,
+                               [MB_LAYOUT_RANGE] = 5,
+                               [MB_LAYOUT_SYNC] = 4};
+    return cols[b->layout] + (b->multi == 1) + (b->check != 0);
+}
+
+static void dash_line(const struct mb_out *out, int columns)
+{
+    char line[COL * 10 + 2];
+    int len = columns * COL;
+
+    line[0] = '#';
+    memset(line + 1, '-', (size_t)len - 1);
+    line[len] = '\0';
+    mb_printf(out, "%s\n", line);
+}
+
+/* Rows of at most PER_ROW ranks as " %4d" (IMB_print_int_row), each line ending in "\n# ". */
+static void rank_rows(const struct mb_out *out, const char *prefix, const int *ranks, int n)
+{
+    mb_printf(out, "# %s", prefix);
+    for (int i = 0; i < n; i++) {
+        mb_printf(out, " %4d", ranks[i]);
+        if ((i + 1) % PER_ROW == 0 || i + 1 == n)
+            mb_printf(out, "\n# ");
+    }
+    mb_printf(out, "\n");
+}
+
+static void group_list(const struct mb_out *out, const struct mb_block *b)
+{
+    char prefix[32];
+    int g;
+
+    mb_printf(out, "\n# ( %d groups of %d processes each running simultaneous ) \n", b->ngroups,
+              b->q);
+    for (g = 0; g < b->ngroups; g++) {
+        /* Very many groups: show the first and last MAX_SHOW/2, as IMB does. */
+        if (b->ngroups > MAX_SHOW && g == MAX_SHOW / 2) {
+            mb_printf(out, "#  . \n#  . \n");
+            g = b->ngroups - MAX_SHOW / 2;
+        }
+        snprintf(prefix, sizeof prefix, "Group  %d: ", g);
+        rank_rows(out, prefix, b->order + (size_t)g * b->q, b->q);
+    }
+}
+
+void mb_imb_text_block(const struct mb_out *out, const struct mb_block *b)
+{
+    static const char *const heads[] = {
+        [MB_LAYOUT_TIME_BW] = "#bytes\0#repetitions\0t[usec]\0Mbytes/sec\0",
+        [MB_LAYOUT_RANGE_BW] =
+            "#bytes\0#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0Mbytes/sec\0",
+        [MB_LAYOUT_RANGE] = "#bytes\0#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
+        [MB_LAYOUT_SYNC] = "#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0"};
+    const int cols = ncols(b);
+
+    mb_printf(out, "\n");
+    dash_line(out, cols);
+    mb_printf(out, "# Benchmarking %s%s ", b->ngroups > 1 ? "Multi-" : "", b->name);
+    if (b->ngroups > 1) {
+        group_list(out, b);
+    } else if (b->map_rows > 1 && b->map_cols > 1) {
+        /* The active ranks in -map order, one matrix row per line (IMB_show_procids). */
+        mb_printf(out, "\n# #processes = %d; rank order (rowwise): \n", b->q);
+        for (int ip = 0, i = 0; i < b->map_rows && ip < b->q; i++) {
+            int py = b->nprocs / b->map_rows;
+            if (py > b->q - ip)
+                py = b->q - ip;
+            rank_rows(out, "", b->order + ip, py);
+            ip += py;
+        }
+    } else {
+        mb_printf(out, "\n# #processes = %d \n", b->q);
+    }
+    if (b->idle == 1)
+        mb_printf(out, "# ( %d additional process waiting in MPI_Barrier)\n", b->idle);
+    else if (b->idle > 1)
+        mb_printf(out, "# ( %d additional processes waiting in MPI_Barrier)\n", b->idle);
+    dash_line(out, cols);
+    /* IMB-EXT/IO aggregate benchmarks: the mode between rule and column header (IMB 3.1). */
+    if (b->mode != 0)
+        mb_printf(out, "#\n#    MODE: %s \n#\n", b->mode == 1 ? "AGGREGATE" : "NON-AGGREGATE");
+    if (b->multi == 1)
+        mb_printf(out, "%*s", COL, "Group");
+    for (const char *h = heads[b->layout]; *h; h += strlen(h) + 1)
+        mb_printf(out, "%*s", COL, h);
+    if (b->check)
+        mb_printf(out, "%*s", COL, "defects");
+    mb_printf(out, "\n");
+    mb_flush(out);
+}
+
+void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
+{
+    const struct mb_block *b = r->block;
+
+    if (b->multi == 1)
+        mb_printf(out, "%*d", COL, r->group);
+    if (r->status == MB_ROW_SKIP_MEMORY) {
+        mb_printf(out, "%*lld out-of-mem.; needed X=%8.3f GB; use flag \"-mem X\"\n", COL, r->bytes,
+                  r->needed_gb);
+    } else if (r->status == MB_ROW_SKIP_INT) {
+        mb_printf(out, "%*lld int-overflow.; counts or displacements exceed the MPI int range\n",
+                  COL, r->bytes);
+    } else {
+        if (b->layout != MB_LAYOUT_SYNC)
+            mb_printf(out, "%*lld", COL, r->bytes);
+        mb_printf(out, "%*ld", COL, r->reps);
+        if (b->layout == MB_LAYOUT_TIME_BW)
+            mb_printf(out, "%*.2f", COL, r->t_max);
+        else
+            mb_printf(out, "%*.2f%*.2f%*.2f", COL, r->t_min, COL, r->t_max, COL, r->t_avg);
+        if (b->layout == MB_LAYOUT_TIME_BW || b->layout == MB_LAYOUT_RANGE_BW)
+            mb_printf(out, "%*.2f", COL, r->mbytes_per_sec);
+        if (b->check)
+            mb_printf(out, "%*lld", COL, r->defects);
+        mb_printf(out, "\n");
+    }
+    mb_flush(out);
+}
+
+static const char *layout_name(enum mb_layout l)
+{
+    static const char *const names[] = {[MB_LAYOUT_TIME_BW] = "time_bw",
+                                        [MB_LAYOUT_RANGE_BW] = "range_bw",
+                                        [MB_LAYOUT_RANGE] = "range",
+                                        [MB_LAYOUT_SYNC] = "sync"};
+    return names[l];
+}
+
+/* Result records use negative values for "not applicable"; JSON says null. */
+static void int_or_null(struct mb_jobj *o, const char *k, long long v)
+{
+    if (v >= 0)
+        mb_jobj_int(o, k, v);
+    else
+        mb_jobj_null(o, k);
+}
+
+void mb_imb_json_row(FILE *f, const struct mb_result *r)
+{
+    const struct mb_block *b = r->block;
+    struct mb_jobj o;
+
+    if (!f)
+        return;
+    mb_jobj_begin(&o, "result");
+    mb_jobj_str(&o, "suite", b->suite);
+    mb_jobj_str(&o, "benchmark", b->name);
+    if (b->mode != 0)
+        mb_jobj_str(&o, "mode", b->mode == 1 ? "aggregate" : "non-aggregate");
+    mb_jobj_bool(&o, "multi", b->ngroups > 1);
+    mb_jobj_str(&o, "class", b->cls);
+    mb_jobj_str(&o, "layout", layout_name(b->layout));
+    mb_jobj_int(&o, "processes", b->q);
+    mb_jobj_int(&o, "groups", b->ngroups);
+    int_or_null(&o, "group", r->group);
+    mb_jobj_int(&o, "idle", b->idle);
+    int_or_null(&o, "bytes", r->bytes);
+    mb_jobj_str(&o, "status", mb_row_status_name(r->status));
+    if (r->status == MB_ROW_OK) {
+        mb_jobj_int(&o, "repetitions", r->reps);
+        mb_jobj_num(&o, "t_min_usec", r->t_min);
+        mb_jobj_num(&o, "t_max_usec", r->t_max);
+        mb_jobj_num(&o, "t_avg_usec", r->t_avg);
+        mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
+    }
+    if (r->status == MB_ROW_SKIP_MEMORY)
+        mb_jobj_num(&o, "needed_gb", r->needed_gb);
+    int_or_null(&o, "defects", r->defects);
+    mb_jobj_int(&o, "buffer_bytes", (long long)b->mem_bytes);
+    mb_jobj_write(&o, f);
+}
