@@ -5,6 +5,7 @@
 
 #include "core/buffers.h"
 #include "core/error.h"
+#include "core/window.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static const struct rma_test rma_tests[] = {
 /* The state of one process set on an active rank. */
 struct rma_set {
     MPI_Comm active, pair;
+    struct mb_win_skew skew; /* lets the pairs create their windows at once (core/window.h) */
     MPI_Win win;
     char *mem;      /* window memory (MPI_Alloc_mem) */
     MPI_Aint bytes; /* its size: winUnit x ops */
@@ -141,40 +143,8 @@ static char *alloc_window(MPI_Aint bytes)
     return mem;
 }
 
-/* Creates the pair's window. Open MPI 4.1's osc/rdma names the shared-memory segment of a
- * window whose ranks share a node after the node, the job and the communicator's context id
- * only - and all pair communicators of one MPI_Comm_split have the same id - so two pairs on
- * one node that create their windows at the same time use the same file (seen here as
- * MPI_ERR_WIN, or worse, a silently shared segment). Pairs within a node therefore create
- * their windows one after another; pairs spanning two nodes use no such segment and go at
- * once. All ranks of the node take part (collective over node). */
-static void rma_window_create(const struct mb_presta_job *job, struct rma_set *s, MPI_Comm node,
-                              int partner_node, int my_node)
-{
-    const int active = s->active != MPI_COMM_NULL, intra = partner_node == my_node;
-    const int lower = job->ctx->rank < job->partner ? job->ctx->rank : job->partner;
-    const int mine = (active && intra) ? lower : -1;
-    int n, round = 0, entries = 0, *all;
-
-    if (active && !intra)
-        MB_MPI(MPI_Win_create(s->mem, s->bytes, 1, MPI_INFO_NULL, s->pair, &s->win));
-    MB_MPI(MPI_Comm_size(node, &n));
-    all = mb_xmalloc((size_t)n * sizeof *all);
-    MB_MPI(MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, node));
-    for (int i = 0; i < n; i++) {
-        entries += all[i] >= 0;
-        round += all[i] >= 0 && all[i] < mine; /* two entries per earlier pair */
-    }
-    free(all);
-    for (int r = 0; r < entries / 2; r++) {
-        if (mine >= 0 && r == round / 2)
-            MB_MPI(MPI_Win_create(s->mem, s->bytes, 1, MPI_INFO_NULL, s->pair, &s->win));
-        MB_MPI(MPI_Barrier(node));
-    }
-}
-
 static void rma_set_open(const struct mb_presta_job *job, const struct rma_test *t, int P,
-                         long long max_size, const int nodes[2], MPI_Comm node, struct rma_set *s)
+                         long long max_size, struct rma_set *s)
 {
     const struct mb_ctx *ctx = job->ctx;
     const int lower = ctx->rank < job->partner;
@@ -194,10 +164,12 @@ static void rma_set_open(const struct mb_presta_job *job, const struct rma_test 
         s->mem = alloc_window(s->bytes);
         memset(s->mem, 0, (size_t)s->bytes);
     }
-    rma_window_create(job, s, node, nodes[1], nodes[0]);
+    /* All pairs of the set create their windows at the same time; the pairs come from one
+     * MPI_Comm_split, which Open MPI 4.1 needs the window layer's workaround for. */
+    mb_win_skew_open(&s->skew, s->active != MPI_COMM_NULL ? s->pair : MPI_COMM_NULL, ctx->world);
     if (s->active == MPI_COMM_NULL)
         return;
-    MB_MPI(MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN));
+    s->win = mb_win_create(s->mem, (size_t)s->bytes, 1, MPI_INFO_NULL, s->pair);
     {
         /* Link warm-up, once per process set: one byte from the higher to the lower rank. */
         char byte = 0;
@@ -212,10 +184,11 @@ static void rma_set_open(const struct mb_presta_job *job, const struct rma_test 
 static void rma_set_close(struct rma_set *s)
 {
     if (s->active != MPI_COMM_NULL) {
-        MB_MPI(MPI_Win_free(&s->win));
+        mb_win_free(&s->win);
         MB_MPI(MPI_Free_mem(s->mem));
         MB_MPI(MPI_Comm_free(&s->active));
     }
+    mb_win_skew_close(&s->skew);
     MB_MPI(MPI_Comm_free(&s->pair));
 }
 
@@ -256,14 +229,8 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
 
     for (size_t z = 0; z < p->n_sizes; z++)
         max_size = p->sizes[z] > max_size ? p->sizes[z] : max_size;
-    MPI_Comm node;
-    int nodes[2]; /* the node of this rank and of its partner: their lowest world ranks */
-    MPI_Status st;
 
     mb_presta_job_init(&job, ctx, cfg, 99999.0);
-    nodes[0] = mb_presta_node_leader(ctx, &node);
-    MB_MPI(MPI_Sendrecv(&nodes[0], 1, MPI_INT, job.partner, 2, &nodes[1], 1, MPI_INT, job.partner,
-                        2, ctx->world, &st));
     if (ctx->rank == 0)
         mb_presta_preamble(ctx, cfg);
     mb_presta_node_map(&job);
@@ -282,7 +249,7 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
             struct rma_set s;
             double last = 0;
             mb_presta_pairs_block(&job, P);
-            rma_set_open(&job, t, P, max_size, nodes, node, &s);
+            rma_set_open(&job, t, P, max_size, &s);
             if (s.active != MPI_COMM_NULL) {
                 for (size_t z = 0; z < p->n_sizes; z++) {
                     long long bad, defects = 0;
@@ -310,7 +277,6 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     }
     free(times);
     free(tmax);
-    MB_MPI(MPI_Comm_free(&node));
     mb_presta_footer(&job);
     return mb_presta_finish(&job, tally);
 }
