@@ -30,10 +30,11 @@ MPI_Win mb_win_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI
     if (MPI_Error_string(worst, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "MPI error code %d", worst);
     mb_die("cannot create an MPI window (MPI_Win_create of %zu bytes on %d processes): %s. The "
-           "MPI library cannot set up one-sided communication here. With Open MPI this happens "
-           "when the shared-memory transport has no single-copy mechanism "
-           "(btl_vader_single_copy_mechanism=none): leave that setting at its default, or "
-           "choose another one-sided component with '--mca osc ucx' or '--mca osc pt2pt'",
+           "MPI library cannot set up one-sided communication here. Open MPI 4.1's default "
+           "component (osc/rdma) fails for windows of a single process and when the "
+           "shared-memory transport has no single-copy mechanism "
+           "(btl_vader_single_copy_mechanism=none): choose another one-sided component with "
+           "'--mca osc ucx' or '--mca osc pt2pt', or leave that transport setting at its default",
            bytes, size, text);
 }
 

@@ -175,15 +175,20 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
     long long *lens;
+    int width = 16;
 
     if (ctx->rank != 0)
         return 0;
     mb_imb_plan_build(&plan, cfg);
     lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
+    /* The name column fits ":non-aggr" after IMB-EXT's names; 16 as before otherwise. */
+    for (size_t i = 0; i < plan.n; i++)
+        if (plan.items[i].mode != MB_IMB_MODE_NONE)
+            width = 20;
     mb_printf(&ctx->out, "# Run plan of %s on %d processes (--dry-run: nothing is measured)\n",
               cfg->prog, cfg->nprocs);
-    mb_printf(&ctx->out, "# %-16s %6s %7s %5s %6s %12s %12s %14s\n", "benchmark", "Q", "groups",
-              "idle", "rows", "reps(first)", "reps(last)", "buffers[bytes]");
+    mb_printf(&ctx->out, "# %-*s %6s %7s %5s %6s %12s %12s %14s\n", width, "benchmark", "Q",
+              "groups", "idle", "rows", "reps(first)", "reps(last)", "buffers[bytes]");
     for (size_t i = 0; i < plan.n; i++) {
         const struct mb_imb_item *it = &plan.items[i];
         const struct mb_imb_bench *b = &plan.family->benchmarks[it->bench];
@@ -207,8 +212,8 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
                  it->mode == MB_IMB_AGGREGATE       ? ":aggr"
                  : it->mode == MB_IMB_NON_AGGREGATE ? ":non-aggr"
                                                     : "");
-        mb_printf(&ctx->out, "  %-16s %6d %7d %5d %6zu %12ld %12ld %14zu\n", name, it->q, ngroups,
-                  idle, n, mb_imb_reps_of(b, it->mode, lens[0], c),
+        mb_printf(&ctx->out, "  %-*s %6d %7d %5d %6zu %12ld %12ld %14zu\n", width, name, it->q,
+                  ngroups, idle, n, mb_imb_reps_of(b, it->mode, lens[0], c),
                   mb_imb_reps_of(b, it->mode, lens[n - 1], c), most);
     }
     free(lens);

@@ -14,6 +14,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mpi"))
+from mbcheck import create_files, listing  # noqa: E402  (shared with the MPI checkers)
+
 
 def load_case(table, case_id):
     with open(table) as f:
@@ -28,25 +31,6 @@ def load_case(table, case_id):
     raise SystemExit(f"{table}: no case {case_id!r}")
 
 
-def make_files(cwd, spec):
-    for item in filter(None, spec.split(";")):
-        name, _, content = item.partition("=")
-        path = os.path.join(cwd, name)
-        if name.endswith("/"):
-            os.makedirs(path)
-        else:
-            with open(path, "w") as f:
-                f.write(content.replace("\\n", "\n"))
-
-
-def listing(cwd):
-    out = set()
-    for root, dirs, files in os.walk(cwd):
-        for n in dirs + files:
-            out.add(os.path.relpath(os.path.join(root, n), cwd))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--table", required=True)
@@ -59,7 +43,7 @@ def main():
 
     case_id, prog, args, files, fragment, status = load_case(opts.table, opts.case)
     with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
-        make_files(cwd, files)
+        create_files(cwd, filter(None, files.split(";")))
         before = listing(cwd)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),
                                             os.path.join(os.path.abspath(opts.bindir), prog)] + shlex.split(args))

@@ -9,30 +9,21 @@ and .sum summaries, the BY-MSGLNG table, the LOOPLNGS loop lengths and the .plot
 
 Usage: beff_check.py --mpiexec CMD --np N --bin PATH/b_eff [options] -- b_eff arguments
 """
-import argparse
-import json
 import math
 import os
 import re
-import shlex
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mbcheck  # noqa: E402  (the shared frame: options, run, generic checks, verdict)
+from mbcheck import check  # noqa: E402
 
 METHODS = ["Sndrcv", "Alltoal", "non-blk"]
 SECTIONS_PROT = ["HEAD", "LOOP", "LOOPLNGS", "VALUES"]
 SECTIONS_SHORT = ["HEAD", "ELAPSED", "PATTERN", "BY-METHODS", "BY-REPETITIONS",
                   "BY-MTHD-MSGLNG", "BY-MSGLNG", "BY-PATTERN-MSGLNG", "BEFF"]
 FINAL = re.compile(r"^b_eff = +([0-9.]+) MB/s = +([0-9.]+) \* +(\d+) PEs with +(\d+) MB/PE on \S")
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
 
 
 def close(a, b, rel=1e-9, absolute=0.0):
@@ -116,15 +107,8 @@ def final_line(text, where):
 
 # ---- the checks ------------------------------------------------------------------------
 
-def check_json(records, np_, opts, schema):
-    if schema:
-        import jsonschema
-        v = jsonschema.Draft7Validator(schema)
-        for r in records:
-            errs = list(v.iter_errors(r))
-            check(not errs, f"JSON record {r.get('type')} invalid: {errs[:1]}")
-    check(records[0]["type"] == "header" and records[-1]["type"] == "summary",
-          "JSON: header first and summary last")
+def check_json(records, np_, opts):
+    """records: loaded by mbcheck (schema-valid, header first, summary last)."""
     check(records[-1]["exit_status"] == 0, "JSON summary: exit status")
     pats = [r for r in records if r["type"] == "beff_pattern"]
     meas = [r for r in records if r["type"] == "beff_measurement"]
@@ -306,59 +290,37 @@ def check_text(stdout, files, pats, seen, res, np_, opts):
     check("set output" in gps and "b_eff.plot" in gps, ".gps refers to the plot file")
 
 
+def check_run(run):
+    opts = run.opts
+    if opts.status != 0:  # an error path: the expected message (checked by mbcheck), no more
+        check(opts.stderr, "--status without --stderr: give the fragment expected on stderr")
+        return f"exit status {opts.status} with {opts.stderr!r}"
+    check("error" not in run.stderr.lower(), f"stderr: {run.stderr[-2000:]}")
+    names = run.new_files()
+    want = sorted(["r.jsonl"] + [f"b_eff.{e}" for e in ("prot", "short", "sum", "plot", "gps")])
+    check(names == want, f"files {names}, expected {want}")
+    files = {e: run.read(f"b_eff.{e}") for e in ("prot", "short", "sum", "plot", "gps")}
+    pats, seen, res = check_json(run.records("r.jsonl"), opts.np, opts)
+    check_text(run.stdout, files, pats, seen, res, opts.np, opts)
+    if opts.gnuplot:
+        g = subprocess.run([opts.gnuplot, "b_eff.gps"], cwd=run.cwd, capture_output=True,
+                           text=True, timeout=120)
+        check(g.returncode == 0, f"gnuplot failed: {g.stderr[-2000:]}")
+        svgs = [n for n in os.listdir(run.cwd) if n.endswith(".svg")]
+        check(len(svgs) == 10, f"gnuplot wrote {len(svgs)} figures")
+    return (f"{len(seen)} measurements, b_eff {res['b_eff_mbytes_per_sec']:.3f} MB/s "
+            f"on {opts.np} processes")
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--schema")
-    ap.add_argument("--timeout", type=float, default=600)
+    ap = mbcheck.parser(__doc__, fragments=True, files=False)
     ap.add_argument("--random", type=int, default=30, help="random patterns the run uses")
     ap.add_argument("--reps", type=int, default=3, help="repetitions the run uses")
     ap.add_argument("--max-loop", type=int, default=300)
     ap.add_argument("--shortened", choices=["yes", "no", "any"], default="no",
                     help="whether the 3.6 rule must have shortened the two largest sizes")
-    ap.add_argument("--status", type=int, default=0, help="expected exit status")
-    ap.add_argument("--stderr", help="fragment expected on stderr (with --status)")
     ap.add_argument("--gnuplot", help="run this gnuplot on the .gps script")
-    ap.add_argument("args", nargs="*")
-    opts = ap.parse_args()
-
-    schema = json.load(open(opts.schema)) if opts.schema else None
-    with tempfile.TemporaryDirectory(prefix="beff-") as cwd:
-        cmd = shlex.split(opts.mpiexec) + ["-np", str(opts.np), opts.bin] + opts.args + \
-            ["--json", "r.jsonl"]
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=opts.timeout)
-        try:
-            check(proc.returncode == opts.status,
-                  f"exit status {proc.returncode}, expected {opts.status}\n{proc.stderr[-3000:]}")
-            if opts.status != 0:
-                check(opts.stderr and opts.stderr in proc.stderr,
-                      f"stderr lacks {opts.stderr!r}: {proc.stderr[-2000:]}")
-                print(f"ok: exit status {opts.status} with {opts.stderr!r}")
-                return 0
-            check("error" not in proc.stderr.lower(), f"stderr: {proc.stderr[-2000:]}")
-            names = sorted(os.listdir(cwd))
-            want = sorted(["r.jsonl"] + [f"b_eff.{e}" for e in ("prot", "short", "sum", "plot", "gps")])
-            check(names == want, f"files {names}, expected {want}")
-            files = {e: open(os.path.join(cwd, f"b_eff.{e}")).read()
-                     for e in ("prot", "short", "sum", "plot", "gps")}
-            records = [json.loads(l) for l in open(os.path.join(cwd, "r.jsonl"))]
-            pats, seen, res = check_json(records, opts.np, opts, schema)
-            check_text(proc.stdout, files, pats, seen, res, opts.np, opts)
-            if opts.gnuplot:
-                g = subprocess.run([opts.gnuplot, "b_eff.gps"], cwd=cwd, capture_output=True,
-                                   text=True, timeout=120)
-                check(g.returncode == 0, f"gnuplot failed: {g.stderr[-2000:]}")
-                svgs = [n for n in os.listdir(cwd) if n.endswith(".svg")]
-                check(len(svgs) == 10, f"gnuplot wrote {len(svgs)} figures")
-        except Failure as e:
-            sys.stdout.write(proc.stdout[-4000:])
-            print(f"FAIL: {e}", file=sys.stderr)
-            return 1
-    print(f"ok: {len(seen)} measurements, b_eff {res['b_eff_mbytes_per_sec']:.3f} MB/s "
-          f"on {opts.np} processes")
-    return 0
+    return mbcheck.main(check_run, ap, append_args=["--json", "r.jsonl"], tmp_prefix="beff-")
 
 
 if __name__ == "__main__":

@@ -7,18 +7,19 @@ rules and the command line under test: which "# Benchmarking" blocks appear and 
 (5.2.4) and repetition counts (5.2.8), the table layout of chapter 6, throughput
 X/1.048576/t, and that the JSON records say exactly what the text says.
 
+The rules of one IMB family are a Family value (MPI1 below); ext_check.py checks IMB-EXT
+with the same code and its own Family.
+
 Usage: imb_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-MPI1 arguments
 """
-import argparse
-import json
 import math
 import os
 import re
-import shlex
-import subprocess
 import sys
-import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mbcheck  # noqa: E402  (the shared frame: options, run, generic checks, verdict)
+from mbcheck import fail  # noqa: E402
 
 COL = 13
 
@@ -42,7 +43,27 @@ BENCH = {
     "Allreduce": ("collective", 4, False, 0),
     "Barrier": ("sync", 1, False, 0),
 }
-ORDER = list(BENCH)  # guide 3.2 order = default run order
+
+
+class Family:
+    """The rules of one IMB family: its benchmarks (name: (class, element size, single
+    transfer, throughput factor)) in default order, the settings.h constants (guide 5.2.1),
+    which benchmarks run in aggregate and non-aggregate mode and which use the non-aggregate
+    repetition count alone (4.2.2.2, 5.2.8), and the header's title."""
+
+    def __init__(self, name, bench, part, msgs=1000, nonaggr=100, vol_mb=40, maxlog=22,
+                 npmin=2, aggregate=(), nonaggr_only=()):
+        self.name, self.bench, self.order, self.part = name, bench, list(bench), part
+        self.msgs, self.nonaggr, self.vol = msgs, nonaggr, vol_mb * 1048576
+        self.maxlog, self.npmin = maxlog, npmin
+        self.aggregate, self.nonaggr_only = set(aggregate), set(nonaggr_only)
+
+    def modes(self, name):
+        """The blocks per process count: [None], or aggregate then non-aggregate."""
+        return ["aggregate", "non-aggregate"] if name in self.aggregate else [None]
+
+
+MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part")  # dict order = guide 3.2 = default run order
 
 HEADS = {
     "time_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
@@ -51,14 +72,6 @@ HEADS = {
     "range": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
     "sync": ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
 }
-
-
-class Failure(Exception):
-    pass
-
-
-def fail(msg):
-    raise Failure(msg)
 
 
 # ---- the IMB rules, re-derived ---------------------------------------------------------
@@ -79,13 +92,13 @@ def reps_rule(x, msgs, vol):
     return max(1, min(msgs, vol // x))
 
 
-def lengths_for(name, user_lengths):
-    cls, unit, _, _ = BENCH[name]
+def lengths_for(fam, name, user_lengths):
+    cls, unit, _, _ = fam.bench[name]
     if cls == "sync":
         return [None]
     if user_lengths is not None:
         return [x // unit * unit for x in user_lengths]
-    return [0] + [1 << i for i in range(0, 23) if (1 << i) >= unit]
+    return [0] + [1 << i for i in range(0, fam.maxlog + 1) if (1 << i) >= unit]
 
 
 def map_order(nprocs, rows, cols):
@@ -108,13 +121,14 @@ class Invocation:
     """What the IMB-MPI1 command line under test asks for."""
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
-                   "-map", "-input", "--json", "--output-dir", "--timeout"}
+                   "-map", "-input", "--json", "--output-dir", "--timeout", "--info"}
 
-    def __init__(self, args, nprocs, cwd, suite=""):
+    def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
+        self.fam = fam
         self.nprocs = nprocs
-        self.npmin = 2
+        self.npmin = fam.npmin
         self.multi = None
-        self.msgs, self.vol = 1000, 40 * 1048576
+        self.msgs, self.vol, self.nonaggr = fam.msgs, fam.vol, fam.nonaggr
         self.time_limit = None
         self.mem = None
         self.lengths = None
@@ -139,6 +153,8 @@ class Invocation:
                     self.msgs = parts[0]
                     if len(parts) > 1:
                         self.vol = parts[1] * 1048576
+                    if len(parts) > 2:
+                        self.nonaggr = parts[2]
                 elif a == "-time":
                     self.time_limit = float(v)
                 elif a == "-mem":
@@ -165,13 +181,13 @@ class Invocation:
         for n in names:
             multi = n.lower().startswith("multi-")
             base = n[6:] if multi else n
-            canon = next(b for b in ORDER if b.lower() == base.lower())
+            canon = next(b for b in fam.order if b.lower() == base.lower())
             if (canon, multi) not in self.selected:
                 self.selected.append((canon, multi))
         if not self.selected:
-            self.selected = [(b, False) for b in ORDER]
+            self.selected = [(b, False) for b in fam.order]
         self.order = map_order(nprocs, self.rows, self.cols)
-        jsonl = "IMB-MPI1.jsonl"
+        jsonl = fam.name + ".jsonl"
         if suite == "run":
             # The main job's quick defaults where the flags say nothing (mpibench run --help).
             if "-iter" not in args:
@@ -184,11 +200,17 @@ class Invocation:
         if self.output_dir and not self.json:
             self.json = os.path.join(self.output_dir, jsonl)
 
+    def reps(self, name, mode, x):
+        """Repetitions at length x (5.2.8): MSGS_NONAGGR replaces MSGSPERSAMPLE in
+        non-aggregate mode and for the benchmarks that only have that count (Window)."""
+        nonaggr = mode == "non-aggregate" or name in self.fam.nonaggr_only
+        return reps_rule(x or 0, self.nonaggr if nonaggr else self.msgs, self.vol)
+
     def blocks(self):
-        """Expected (name, multi flag, Q, groups, idle) per block, or ("skip", name)."""
+        """Expected (name, multi flag, Q, groups, idle, mode) per block, or ("skip", name)."""
         out = []
         for name, prefixed in self.selected:
-            cls, _, single, _ = BENCH[name]
+            cls, _, single, _ = self.fam.bench[name]
             multi = self.multi if self.multi is not None else (0 if prefixed else None)
             if single:
                 if self.nprocs < 2:
@@ -199,17 +221,18 @@ class Invocation:
                 qs = q_list(self.nprocs, self.npmin)
             for q in qs:
                 groups = self.nprocs // q if multi is not None else 1
-                out.append((name, multi, q, groups, self.nprocs - groups * q))
+                for mode in self.fam.modes(name):
+                    out.append((name, multi, q, groups, self.nprocs - groups * q, mode))
         return out
 
 
 # ---- the text ------------------------------------------------------------------------------
 
-def layout_of(name, multi):
-    cls = BENCH[name][0]
+def layout_of(fam, name, multi):
+    cls = fam.bench[name][0]
     if cls == "single":
         return "range_bw" if multi == 0 else "time_bw"
-    return {"parallel": "range_bw", "collective": "range", "sync": "sync"}[cls]
+    return {"parallel": "range_bw", "collective": "range", "other": "range", "sync": "sync"}[cls]
 
 
 def split_fields(line, ncols):
@@ -240,8 +263,17 @@ def parse_text(text):
                 i += 1
             if lines[i] != blk["dash"]:
                 fail(f"dash lines around {blk['title']!r} differ")
-            blk["head"] = lines[i + 1]
-            i += 2
+            i += 1
+            blk["mode"] = None
+            if lines[i] == "#":
+                # IMB-EXT/IO: "#", "#    MODE: AGGREGATE ", "#" (guide 4.2.2.2, IMB 3.1).
+                m = re.match(r"^#    MODE: (AGGREGATE|NON-AGGREGATE) $", lines[i + 1])
+                if not m or lines[i + 2] != "#":
+                    fail(f"{blk['title']!r}: malformed mode lines {lines[i:i + 3]!r}")
+                blk["mode"] = m.group(1).lower()
+                i += 3
+            blk["head"] = lines[i]
+            i += 1
             while i < len(lines) and not lines[i].startswith("#"):
                 if lines[i].strip():
                     blk["rows"].append(lines[i])
@@ -281,13 +313,16 @@ def check_blocks(inv, blocks, skips, opts):
         fail(f"{len(blocks)} '# Benchmarking' blocks, expected {len(expected)}: "
              f"{[b['title'] for b in blocks]} vs {expected}")
     rows_out = []
-    for blk, (name, multi, q, groups, idle) in zip(blocks, expected):
+    fam = inv.fam
+    for blk, (name, multi, q, groups, idle, mode) in zip(blocks, expected):
         shown = ("Multi-" if groups > 1 else "") + name
         if blk["title"] != f"# Benchmarking {shown} ":
             fail(f"block title {blk['title']!r}, expected '# Benchmarking {shown} '")
-        layout = layout_of(name, multi)
+        if blk["mode"] != mode:
+            fail(f"{shown} on {q}: mode line says {blk['mode']}, expected {mode}")
+        layout = layout_of(fam, name, multi)
         heads = (["Group"] if multi == 1 else []) + HEADS[layout]
-        check_col = inv.check and BENCH[name][0] != "sync"
+        check_col = inv.check and fam.bench[name][0] != "sync"
         if check_col:
             heads.append("defects")
         ncols = len(heads)
@@ -320,14 +355,15 @@ def check_blocks(inv, blocks, skips, opts):
             fail(f"{shown}: idle lines {idle_lines}, expected {want_idle}")
 
         # Rows: one per length (per group with -multi 1), lengths and repetitions by the rules.
-        lens = lengths_for(name, inv.lengths)
+        lens = lengths_for(fam, name, inv.lengths)
         per_len = groups if multi == 1 else 1
         if len(blk["rows"]) != len(lens) * per_len:
             fail(f"{shown} on {q}: {len(blk['rows'])} rows, expected {len(lens) * per_len}")
         for k, line in enumerate(blk["rows"]):
             x = lens[k // per_len]
             rec = {"name": name, "shown": shown, "q": q, "groups": groups, "layout": layout,
-                   "group": (k % per_len) if multi == 1 else None, "bytes": x, "line": line}
+                   "group": (k % per_len) if multi == 1 else None, "bytes": x, "line": line,
+                   "mode": mode}
             if "out-of-mem." in line or "int-overflow." in line:
                 if not opts.allow_skips:
                     fail(f"{shown}: unexpected skipped row {line!r}")
@@ -347,7 +383,7 @@ def check_blocks(inv, blocks, skips, opts):
                     fail(f"{shown}: row {k} has #bytes {f[0]}, expected {x}")
                 f = f[1:]
             reps = int(f[0])
-            want_reps = reps_rule(x or 0, inv.msgs, inv.vol)
+            want_reps = inv.reps(name, mode, x)
             if inv.time_limit is None and reps != want_reps:
                 fail(f"{shown}: {x} bytes with {reps} repetitions, expected {want_reps}")
             if inv.time_limit is not None and not 1 <= reps <= want_reps:
@@ -365,7 +401,7 @@ def check_blocks(inv, blocks, skips, opts):
                 rec["t_min_text"], rec["t_max_text"], rec["t_avg_text"] = f[1], f[2], f[3]
                 if layout == "range_bw":
                     rec["mbps_text"] = f[4]
-            factor = BENCH[name][3]
+            factor = fam.bench[name][3]
             if "mbps_text" in rec:
                 t = float(rec["t_max_text"])
                 mb = float(rec["mbps_text"])
@@ -378,23 +414,8 @@ def check_blocks(inv, blocks, skips, opts):
     return rows_out
 
 
-def check_json(path, rows, status, schema_path):
-    try:
-        import jsonschema
-    except ImportError:
-        fail("python3-jsonschema is needed to validate the JSON output (apt-get install "
-             "python3-jsonschema)")
-    with open(schema_path) as f:
-        schema = json.load(f)
-    with open(path) as f:
-        records = [json.loads(line) for line in f if line.strip()]
-    for rec in records:
-        try:
-            jsonschema.validate(rec, schema)
-        except jsonschema.ValidationError as e:
-            fail(f"JSON record does not match the schema: {e.message}\n{rec}")
-    if records[0]["type"] != "header" or records[-1]["type"] != "summary":
-        fail("JSON must start with a header and end with a summary record")
+def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
+    records = mbcheck.load_jsonl(path, schema_path)
     results = [r for r in records if r["type"] == "result"]
     if len(results) != len(rows):
         fail(f"{len(results)} JSON result records for {len(rows)} text rows")
@@ -404,6 +425,9 @@ def check_json(path, rows, status, schema_path):
             fail(f"JSON record {r} does not match the text row {t['line']!r}")
         if r["bytes"] != t["bytes"] or r["layout"] != t["layout"] or r["status"] != t["status"]:
             fail(f"JSON record {r} does not match the text row {t['line']!r}")
+        if r.get("mode") != t["mode"] or r["suite"] != suite:
+            fail(f"JSON record {r} has mode {r.get('mode')} / suite {r['suite']}, "
+                 f"expected {t['mode']} / {suite}")
         if t["status"] != "ok":
             continue
         if r["repetitions"] != t["reps"]:
@@ -423,95 +447,47 @@ def check_json(path, rows, status, schema_path):
         fail(f"JSON summary {summary} vs {len(rows)} rows, exit status {status}")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mpiexec", required=True, help="launcher and its flags, one string")
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--bin", required=True, help="the IMB-MPI1 program (or mpibench)")
-    ap.add_argument("--prefix-args", default="", help="arguments before the IMB ones "
-                    "(e.g. 'imb-mpi1' for mpibench)")
-    ap.add_argument("--schema", help="validate --json output against this schema")
-    ap.add_argument("--file", action="append", default=[],
-                    help="NAME=CONTENT: create this file in the working directory first "
-                         "(\\n for newlines)")
-    ap.add_argument("--status", type=int, default=0, help="expected exit status")
-    ap.add_argument("--stderr", help="regular expression stderr must match")
-    ap.add_argument("--stdout", action="append", default=[],
-                    help="regular expression stdout must match (repeatable)")
+def check_run(run, fam=MPI1):
+    opts = run.opts
+    inv = Invocation(run.args, opts.np, run.cwd, opts.prefix_args.strip(), fam)
+    if inv.json:
+        run.allow(inv.json)
+    blocks, skips = parse_text(run.stdout)
+    if not (opts.status in (0, 1) and "# All processes entering MPI_Finalize" in run.stdout):
+        return f"exit status {run.returncode}, {run.elapsed:.1f} s"
+    for required in ("# Calling sequence was:", "# List of Benchmarks to run:",
+                     "# mpibench ", "# MPI library ", "# Effective settings:",
+                     f"Intel (R) MPI Benchmarks 3.1 methodology, {fam.part}"):
+        if required not in run.stdout:
+            fail(f"header line {required!r} missing")
+    rows = check_blocks(inv, blocks, skips, opts)
+    defects = sum(r.get("defects", 0) for r in rows)
+    if inv.check and opts.expect_defects and defects == 0:
+        fail("--check-selftest: no defects reported")
+    if inv.check and not opts.expect_defects and defects != 0:
+        fail(f"{defects} defects reported")
+    nskip = sum(r["status"] != "ok" for r in rows)
+    if opts.require_skips and nskip == 0:
+        fail("expected out-of-mem rows, found none")
+    if inv.json:
+        if not opts.schema:
+            fail("--json used but no --schema given")
+        check_json(inv.json, rows, opts.status, opts.schema, fam.name)
+    return f"{len(blocks)} blocks, {len(rows)} rows ({nskip} skipped), {run.elapsed:.1f} s"
+
+
+def add_options(ap):
+    """The options of the IMB checkers (imb_check.py, ext_check.py)."""
     ap.add_argument("--expect-defects", action="store_true",
                     help="some rows must report defects (--check-selftest)")
     ap.add_argument("--allow-skips", action="store_true", help="out-of-mem rows are expected")
     ap.add_argument("--require-skips", action="store_true", help="at least one out-of-mem row")
-    ap.add_argument("--creates", action="append", default=[],
-                    help="a file the run must create (relative to its directory; repeatable)")
-    ap.add_argument("--text-copy", help="a created file that must equal stdout")
-    ap.add_argument("--timeout", type=float, default=600)
-    ap.add_argument("args", nargs=argparse.REMAINDER)
-    opts = ap.parse_args()
-    args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
+    return ap
 
-    with tempfile.TemporaryDirectory(prefix="mb-imb-") as cwd:
-        for spec in opts.file:
-            name, _, content = spec.partition("=")
-            with open(os.path.join(cwd, name), "w") as f:
-                f.write(content.replace("\\n", "\n"))
-        before = set(os.listdir(cwd))
-        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
-               shlex.split(opts.prefix_args) + args)
-        start = time.monotonic()
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=opts.timeout)
-        elapsed = time.monotonic() - start
-        try:
-            if proc.returncode != opts.status:
-                fail(f"exit status {proc.returncode}, expected {opts.status}")
-            if opts.stderr and not re.search(opts.stderr, proc.stderr, re.M):
-                fail(f"stderr does not match {opts.stderr!r}")
-            for pattern in opts.stdout:
-                if not re.search(pattern, proc.stdout, re.M):
-                    fail(f"stdout does not match {pattern!r}")
-            inv = Invocation(args, opts.np, cwd, opts.prefix_args.strip())
-            blocks, skips = parse_text(proc.stdout)
-            if opts.status in (0, 1) and "# All processes entering MPI_Finalize" in proc.stdout:
-                for required in ("# Calling sequence was:", "# List of Benchmarks to run:",
-                                 "# mpibench ", "# MPI library ", "# Effective settings:"):
-                    if required not in proc.stdout:
-                        fail(f"header line {required!r} missing")
-                rows = check_blocks(inv, blocks, skips, opts)
-                defects = sum(r.get("defects", 0) for r in rows)
-                if inv.check and opts.expect_defects and defects == 0:
-                    fail("--check-selftest: no defects reported")
-                if inv.check and not opts.expect_defects and defects != 0:
-                    fail(f"{defects} defects reported")
-                nskip = sum(r["status"] != "ok" for r in rows)
-                if opts.require_skips and nskip == 0:
-                    fail("expected out-of-mem rows, found none")
-                if inv.json:
-                    if not opts.schema:
-                        fail("--json used but no --schema given")
-                    check_json(inv.json, rows, opts.status, opts.schema)
-                print(f"ok: {len(blocks)} blocks, {len(rows)} rows ({nskip} skipped), "
-                      f"{elapsed:.1f} s")
-            else:
-                print(f"ok: exit status {proc.returncode}, {elapsed:.1f} s")
-            for path in opts.creates:
-                if not os.path.isfile(os.path.join(cwd, path)):
-                    fail(f"{path} was not created")
-            if opts.text_copy:
-                with open(os.path.join(cwd, opts.text_copy)) as f:
-                    if f.read() != proc.stdout:
-                        fail(f"{opts.text_copy} differs from stdout")
-            allowed = {os.path.normpath(p).split(os.sep)[0] for p in opts.creates}
-            if inv.json:
-                allowed.add(os.path.relpath(inv.json, cwd).split(os.sep)[0])
-            left = set(os.listdir(cwd)) - before - allowed
-            if left:
-                fail(f"files left behind: {sorted(left)}")
-        except Failure as e:
-            sys.stdout.write(proc.stdout[-20000:])
-            sys.stderr.write(proc.stderr[-5000:])
-            print(f"FAILED: {e}\ncommand: {shlex.join(cmd)}", file=sys.stderr)
-            return 1
-    return 0
+
+def main():
+    ap = add_options(mbcheck.parser(__doc__))
+    return mbcheck.main(check_run, ap, tmp_prefix="mb-imb-")
 
 
 if __name__ == "__main__":

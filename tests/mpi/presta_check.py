@@ -10,24 +10,14 @@ record's value printed with the original's format, and the JSON values must obey
 
 Usage: presta_check.py --mpiexec CMD --np N --bin PATH/<program> [options] -- arguments
 """
-import argparse
-import json
 import math
 import os
 import re
-import shlex
-import subprocess
 import sys
-import tempfile
 
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mbcheck  # noqa: E402  (the shared frame: options, run, generic checks, verdict)
+from mbcheck import check  # noqa: E402
 
 
 def close(a, b, rel=1e-9):
@@ -347,79 +337,49 @@ def check_globalop(w, text, recs, selftest):
     return len(g)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--np", type=int, required=True)
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--schema")
-    ap.add_argument("--timeout", type=float, default=600)
-    ap.add_argument("--status", type=int, default=0, help="expected exit status")
-    ap.add_argument("--stderr", help="fragment expected on stderr")
-    ap.add_argument("--stdout", help="fragment expected on stdout")
-    ap.add_argument("args", nargs="*")
-    opts = ap.parse_args()
-    prog = os.path.basename(opts.bin)
-    args = opts.args
+def check_run(run):
+    opts, w = run.opts, run.opts.np
+    prog, args = os.path.basename(opts.bin), run.args
     if prog == "mpibench":  # mpibench presta-<name> ...
         prog, args = args[0][len("presta-"):], args[1:]
-    w = opts.np
+    if opts.status == 0:
+        check("error" not in run.stderr.lower(), f"stderr: {run.stderr[-2000:]}")
+    if opts.status == 2:  # refused input: nothing run, nothing written
+        check(run.new_files() == [], f"files left: {run.new_files()}")
+        check(run.stderr.count(opts.stderr or "error:") == 1, "one message")
+        return f"{prog} refused with status 2: {opts.stderr!r}"
+    check(run.new_files() == ["r.jsonl"], f"files left: {run.new_files()}")
+    recs = run.records("r.jsonl")
+    check(recs[-1]["exit_status"] == opts.status, "summary exit status")
+    text = body_lines(run.stdout)
+    if prog in ("com", "laten", "rma"):
+        o = parse_letters(args)
+        rows = [r for r in recs if r["type"] == "presta_row"]
+        foot = [r for r in recs if r["type"] == "presta_footer"]
+        check(len(foot) == 1, "one presta_footer record")
+        n = {"com": check_com, "laten": check_laten, "rma": check_rma}[prog](w, o, text, rows, foot[0])
+        defects = sum(r.get("defects", 0) for r in rows)
+        check(recs[-1]["defects"] == defects, "summary defects = sum of row defects")
+        check((defects > 0) == o["selftest"], f"{defects} defects (selftest: {o['selftest']})")
+        stars = [l for l in run.stdout.split("\n") if l.startswith("*** data check:")]
+        check(len(stars) == sum(1 for r in rows if r.get("defects", 0) > 0), "one *** line per bad row")
+        if o["check"]:
+            check(f"# Data check (--check): {defects} defects" in run.stdout, "check verdict line")
+        if o["node_map"]:
+            check("# Ranks sharing a node (MPI_Comm_split_type):" in run.stdout, "node map")
+            nodes = [r for r in recs if r["type"] == "presta_nodes"]
+            check(len(nodes) == 1 and len(nodes[0]["node_of_rank"]) == w, "presta_nodes record")
+    elif prog == "allred":
+        n = check_allred(w, args, text, recs)
+    else:
+        n = check_globalop(w, text, recs, "--check-selftest" in args)
+    check(recs[-1]["rows"] == n, f"summary rows {recs[-1]['rows']} vs {n}")
+    return f"{prog} on {w} processes, {n} rows checked"
 
-    with tempfile.TemporaryDirectory(prefix="presta-") as cwd:
-        cmd = shlex.split(opts.mpiexec) + ["-np", str(w), opts.bin] + opts.args + ["--json", "r.jsonl"]
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=opts.timeout)
-        try:
-            check(proc.returncode == opts.status,
-                  f"exit status {proc.returncode}, expected {opts.status}\n{proc.stderr[-3000:]}")
-            if opts.stderr:
-                check(opts.stderr in proc.stderr, f"stderr lacks {opts.stderr!r}: {proc.stderr[-2000:]}")
-            if opts.stdout:
-                check(opts.stdout in proc.stdout, f"stdout lacks {opts.stdout!r}")
-            if opts.status == 0:
-                check("error" not in proc.stderr.lower(), f"stderr: {proc.stderr[-2000:]}")
-            if opts.status == 2:  # refused input: nothing run, nothing written
-                check(os.listdir(cwd) == [], f"files left: {os.listdir(cwd)}")
-                check(proc.stderr.count(opts.stderr or "error:") == 1, "one message")
-                print(f"ok: {prog} refused with status 2: {opts.stderr!r}")
-                return 0
-            check(sorted(os.listdir(cwd)) == ["r.jsonl"], f"files left: {os.listdir(cwd)}")
-            recs = [json.loads(l) for l in open(os.path.join(cwd, "r.jsonl"))]
-            if opts.schema:
-                import jsonschema
-                schema = json.load(open(opts.schema))
-                for r in recs:
-                    jsonschema.validate(r, schema)
-            check(recs[0]["type"] == "header" and recs[-1]["type"] == "summary", "header .. summary")
-            check(recs[-1]["exit_status"] == opts.status, "summary exit status")
-            text = body_lines(proc.stdout)
-            if prog in ("com", "laten", "rma"):
-                o = parse_letters(args)
-                rows = [r for r in recs if r["type"] == "presta_row"]
-                foot = [r for r in recs if r["type"] == "presta_footer"]
-                check(len(foot) == 1, "one presta_footer record")
-                n = {"com": check_com, "laten": check_laten, "rma": check_rma}[prog](w, o, text, rows, foot[0])
-                defects = sum(r.get("defects", 0) for r in rows)
-                check(recs[-1]["defects"] == defects, "summary defects = sum of row defects")
-                check((defects > 0) == o["selftest"], f"{defects} defects (selftest: {o['selftest']})")
-                stars = [l for l in proc.stdout.split("\n") if l.startswith("*** data check:")]
-                check(len(stars) == sum(1 for r in rows if r.get("defects", 0) > 0), "one *** line per bad row")
-                if o["check"]:
-                    check(f"# Data check (--check): {defects} defects" in proc.stdout, "check verdict line")
-                if o["node_map"]:
-                    check("# Ranks sharing a node (MPI_Comm_split_type):" in proc.stdout, "node map")
-                    nodes = [r for r in recs if r["type"] == "presta_nodes"]
-                    check(len(nodes) == 1 and len(nodes[0]["node_of_rank"]) == w, "presta_nodes record")
-            elif prog == "allred":
-                n = check_allred(w, args, text, recs)
-            else:
-                n = check_globalop(w, text, recs, "--check-selftest" in args)
-            check(recs[-1]["rows"] == n, f"summary rows {recs[-1]['rows']} vs {n}")
-        except Failure as e:
-            sys.stdout.write(proc.stdout[-4000:])
-            print(f"FAIL: {e}", file=sys.stderr)
-            return 1
-    print(f"ok: {prog} on {w} processes, {n} rows checked")
-    return 0
+
+def main():
+    ap = mbcheck.parser(__doc__, fragments=True, files=False)
+    return mbcheck.main(check_run, ap, append_args=["--json", "r.jsonl"], tmp_prefix="presta-")
 
 
 if __name__ == "__main__":

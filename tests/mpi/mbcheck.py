@@ -1,0 +1,276 @@
+"""mbcheck: the frame shared by the MPI output checkers in tests/mpi/ (imb_check.py, ...).
+
+A checker runs one program under mpiexec in a new temporary directory and checks what it did.
+This module does everything that does not depend on the program; the checker adds its own
+options and one function with its specific checks:
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # run as a script
+    import mbcheck
+    from mbcheck import check, fail
+
+    def check_run(run):                  # after the generic checks passed
+        check(run.stdout.startswith("Hello"), "no greeting")
+        records = run.records("r.jsonl")
+        return f"{len(records)} records"  # shown as "ok: 3 records"
+
+    if __name__ == "__main__":
+        ap = mbcheck.parser(__doc__)
+        ap.add_argument("--greeting", ...)  # the checker's own options
+        sys.exit(mbcheck.main(check_run, ap))
+
+parser(doc, *, fragments=False, files=True) -> argparse.ArgumentParser
+    The common options (the checker adds its own to the parser it gets):
+      --mpiexec CMD --np N --bin PATH   run  CMD -np N PATH [--prefix-args] ARGS [append_args]
+      --schema FILE                     the JSON schema Run.records() validates against
+      --timeout S (600)                 a run that takes longer is killed: a failure
+      --status N (0)                    the expected exit status
+      --stderr P                        stderr must contain P
+      --stdout P                        stdout must contain P (repeatable: every P)
+      -- ARGS                           the program's arguments (Run.args)
+    P is a regular expression searched for with re.M, or with fragments=True a plain string.
+    With files=True also:
+      --prefix-args 'A B'               arguments before ARGS (e.g. mpibench's subcommand)
+      --file NAME=CONTENT               create this file first ("\\n" = newline; NAME/ = a
+                                        directory; repeatable)
+      --creates PATH                    the run must create PATH (repeatable)
+      --text-copy PATH                  a file the run creates that must equal stdout
+    and then the run may leave no new file outside --creates' top directories and the paths
+    given to Run.allow(). Without files=True the checker checks the files itself
+    (Run.new_files()).
+
+main(check_fn, ap, *, append_args=(), tmp_prefix="mb-check-") -> exit status for sys.exit
+    Parses the options, creates the --file files, runs the command, checks the exit status,
+    --stderr and --stdout, calls check_fn(run), then (files=True) checks --creates, --text-copy
+    and stray files. Prints "ok: <what check_fn returned>" and returns 0; on a Failure prints
+    the tail of the run's stdout and stderr, "FAILED: <reason>" and the command, returns 1.
+
+Run: what check_fn gets.
+    opts (the parsed options), args (the program's arguments), cwd, cmd, returncode, stdout,
+    stderr, elapsed (seconds);
+    path(name) -> absolute path in cwd;  read(name) -> a file's text;
+    new_files() -> sorted paths the run created (the top of each new subtree);
+    allow(path) -> one more output the stray-file check accepts (with its top directory);
+    records(name) -> load_jsonl(path(name), opts.schema).
+
+Failure, fail(msg), check(cond, msg)
+    A failed expectation: raised, caught by main().
+load_jsonl(path, schema=None) -> list of records
+    One JSON object per non-empty line, each valid against the schema file (if given; needs
+    python3-jsonschema), a "header" record first and a "summary" record last.
+create_files(cwd, specs), listing(cwd)
+    Create NAME=CONTENT specs in cwd; the set of every path below cwd (relative).
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+__all__ = ["Failure", "fail", "check", "parser", "main", "Run", "load_jsonl", "create_files",
+           "listing"]
+
+
+class Failure(Exception):
+    """An expectation the run did not meet; main() reports it as FAILED."""
+
+
+def fail(msg):
+    raise Failure(msg)
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+# ---- files -----------------------------------------------------------------------------
+
+def create_files(cwd, specs):
+    """Create each NAME=CONTENT spec in cwd ("\\n" in CONTENT = newline; NAME/ = a directory)."""
+    for spec in specs:
+        name, _, content = spec.partition("=")
+        path = os.path.join(cwd, name)
+        if name.endswith("/"):
+            os.makedirs(path)
+        else:
+            with open(path, "w") as f:
+                f.write(content.replace("\\n", "\n"))
+
+
+def listing(cwd):
+    """Every file and directory below cwd, as paths relative to cwd."""
+    out = set()
+    for root, dirs, files in os.walk(cwd):
+        for n in dirs + files:
+            out.add(os.path.relpath(os.path.join(root, n), cwd))
+    return out
+
+
+def _top(path):
+    return os.path.normpath(path).split(os.sep)[0]
+
+
+# ---- JSON Lines ------------------------------------------------------------------------
+
+def load_jsonl(path, schema=None):
+    """The records of a JSON Lines file, validated against the schema file if one is given."""
+    check(os.path.isfile(path), f"{os.path.basename(path)} was not written")
+    records = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except ValueError as e:
+                    fail(f"{os.path.basename(path)}:{n}: not JSON: {e}")
+    if schema:
+        try:
+            import jsonschema
+        except ImportError:
+            fail("python3-jsonschema is needed to validate the JSON output (apt-get install "
+                 "python3-jsonschema)")
+        with open(schema) as f:
+            schema_doc = json.load(f)
+        validator = jsonschema.validators.validator_for(schema_doc)(schema_doc)
+        for rec in records:
+            err = jsonschema.exceptions.best_match(validator.iter_errors(rec))
+            if err is not None:
+                fail(f"JSON record does not match the schema: {err.message}\n{rec}")
+    check(records and records[0].get("type") == "header" and records[-1].get("type") == "summary",
+          "JSON must start with a header and end with a summary record")
+    return records
+
+
+# ---- the options -----------------------------------------------------------------------
+
+def parser(doc, *, fragments=False, files=True):
+    """The common options (see the module's docstring); doc's first line describes the checker."""
+    ap = argparse.ArgumentParser(description=doc.strip().split("\n")[0])
+    ap.set_defaults(mb_fragments=fragments)
+    kind = "string" if fragments else "regular expression"
+    ap.add_argument("--mpiexec", required=True, help="launcher and its flags, one string")
+    ap.add_argument("--np", type=int, required=True, help="processes (mpiexec -np)")
+    ap.add_argument("--bin", required=True, help="the program to run")
+    ap.add_argument("--schema", help="validate the JSON Lines output against this schema")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds the run may take")
+    ap.add_argument("--status", type=int, default=0, help="expected exit status")
+    ap.add_argument("--stderr", help=f"{kind} stderr must contain")
+    ap.add_argument("--stdout", action="append", default=[],
+                    help=f"{kind} stdout must contain (repeatable)")
+    if files:
+        ap.add_argument("--prefix-args", default="", help="arguments before the program's "
+                        "own (e.g. 'imb-mpi1' for mpibench)")
+        ap.add_argument("--file", action="append", default=[],
+                        help="NAME=CONTENT: create this file in the working directory first "
+                             "(\\n for newlines; NAME/ for a directory)")
+        ap.add_argument("--creates", action="append", default=[],
+                        help="a file the run must create (relative to its directory; repeatable)")
+        ap.add_argument("--text-copy", help="a created file that must equal stdout")
+    ap.add_argument("args", nargs=argparse.REMAINDER, help="-- the program's arguments")
+    return ap
+
+
+# ---- the run ---------------------------------------------------------------------------
+
+def _text(data):
+    if data is None:
+        return ""
+    return data.decode(errors="replace") if isinstance(data, bytes) else data
+
+
+class Run:
+    """One run of the program under test in its temporary directory (see the module doc)."""
+
+    def __init__(self, opts, cwd, append_args=()):
+        self.opts = opts
+        self.args = opts.args[1:] if opts.args[:1] == ["--"] else list(opts.args)
+        self.cwd = cwd
+        self.cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
+                    shlex.split(getattr(opts, "prefix_args", "") or "") + self.args +
+                    list(append_args))
+        self.returncode, self.stdout, self.stderr, self.elapsed = None, "", "", 0.0
+        self._allowed = set()
+        self._before = set()
+
+    def path(self, name):
+        return os.path.join(self.cwd, name)
+
+    def read(self, name):
+        with open(self.path(name)) as f:
+            return f.read()
+
+    def records(self, name):
+        return load_jsonl(self.path(name), self.opts.schema)
+
+    def new_files(self):
+        new = listing(self.cwd) - self._before
+        return sorted(p for p in new if os.path.dirname(p) not in new)
+
+    def allow(self, path):
+        self._allowed.add(_top(os.path.relpath(self.path(path), self.cwd)))
+
+    # -- the frame, called by main() --
+
+    def execute(self):
+        create_files(self.cwd, getattr(self.opts, "file", []))
+        self._before = listing(self.cwd)
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(self.cmd, cwd=self.cwd, capture_output=True, text=True,
+                                  timeout=self.opts.timeout)
+        except subprocess.TimeoutExpired as e:
+            self.stdout, self.stderr = _text(e.stdout), _text(e.stderr)
+            self.elapsed = time.monotonic() - start
+            fail(f"no exit within --timeout {self.opts.timeout:g} s (killed)")
+        except OSError as e:
+            fail(f"cannot start the command: {e}")
+        self.elapsed = time.monotonic() - start
+        self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
+
+    def check_streams(self):
+        opts = self.opts
+        if self.returncode != opts.status:
+            fail(f"exit status {self.returncode}, expected {opts.status}")
+        for stream, text, patterns in (("stderr", self.stderr, [opts.stderr] if opts.stderr else []),
+                                       ("stdout", self.stdout, opts.stdout)):
+            for p in patterns:
+                if opts.mb_fragments:
+                    check(p in text, f"{stream} lacks {p!r}")
+                else:
+                    check(re.search(p, text, re.M), f"{stream} does not match {p!r}")
+
+    def check_outputs(self):
+        opts = self.opts
+        for path in opts.creates:
+            check(os.path.isfile(self.path(path)), f"{path} was not created")
+        if opts.text_copy:
+            check(os.path.isfile(self.path(opts.text_copy)), f"{opts.text_copy} was not created")
+            check(self.read(opts.text_copy) == self.stdout, f"{opts.text_copy} differs from stdout")
+        allowed = self._allowed | {_top(p) for p in opts.creates}
+        left = [p for p in self.new_files() if _top(p) not in allowed]
+        check(not left, f"files left behind: {left}")
+
+
+def main(check_fn, ap, *, append_args=(), tmp_prefix="mb-check-"):
+    """Run the command the options describe and check it; the exit status for sys.exit."""
+    opts = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix=tmp_prefix) as cwd:
+        run = Run(opts, cwd, append_args)
+        try:
+            run.execute()
+            run.check_streams()
+            detail = check_fn(run)
+            if hasattr(opts, "creates"):
+                run.check_outputs()
+        except Failure as e:
+            sys.stdout.write(run.stdout[-20000:])
+            sys.stdout.flush()
+            sys.stderr.write(run.stderr[-5000:])
+            print(f"FAILED: {e}\ncommand: {shlex.join(run.cmd)}", file=sys.stderr)
+            return 1
+    print(f"ok: {detail}")
+    return 0
