@@ -27,16 +27,37 @@ const char *mb_error_label(enum mb_error_kind kind)
     return kinds[kind].label;
 }
 
-int mb_usage(struct mb_error *err, const char *fmt, ...)
+static int record(struct mb_error *err, enum mb_error_kind kind, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static int record(struct mb_error *err, enum mb_error_kind kind, const char *fmt, va_list ap)
 {
     if (err->kind == MB_ERR_NONE) {
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->kind = MB_ERR_USAGE;
+        err->kind = kind;
     }
-    return mb_error_status(MB_ERR_USAGE);
+    return mb_error_status(kind);
+}
+
+int mb_usage(struct mb_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    int status;
+
+    va_start(ap, fmt);
+    status = record(err, MB_ERR_USAGE, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    int status;
+
+    va_start(ap, fmt);
+    status = record(err, kind, fmt, ap);
+    va_end(ap);
+    return status;
 }
 
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)

@@ -40,6 +40,10 @@ const char *mb_error_label(enum mb_error_kind kind);
 /* Records a usage error (the first one wins) and returns its exit status (2). */
 int mb_usage(struct mb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Records an error of any kind (the first one wins) and returns its exit status. */
+int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Collective over comm: rank 0's error state is broadcast; rank 0 prints the message once on
  * stderr, prefixed with prog. Returns the exit status every rank must return (0 = go on). */
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm);
