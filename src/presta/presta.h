@@ -91,9 +91,6 @@ double mb_presta_pick(const double *samples, long n);
  * presta_row) and the job's row and defect tallies. */
 void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r);
 
-/* Collective: the lowest world rank of this rank's node (MPI_Comm_split_type), which names
- * the node. With node != NULL the node communicator is handed over (free it). */
-int mb_presta_node_leader(const struct mb_ctx *ctx, MPI_Comm *node);
 
 /* The watchdog label of one measurement. */
 void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size);

@@ -232,17 +232,16 @@ static int blocks_match(const int *leader, int w, int ppn)
     return 1;
 }
 
-int mb_presta_node_leader(const struct mb_ctx *ctx, MPI_Comm *node)
+/* Collective: the lowest world rank of this rank's node (MPI_Comm_split_type), which names
+ * the node. */
+static int node_leader(const struct mb_ctx *ctx)
 {
     MPI_Comm c;
     int leader = ctx->rank;
 
     MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &c));
     MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, c));
-    if (node)
-        *node = c;
-    else
-        MB_MPI(MPI_Comm_free(&c));
+    MB_MPI(MPI_Comm_free(&c));
     return leader;
 }
 
@@ -255,7 +254,7 @@ void mb_presta_node_map(const struct mb_presta_job *job)
 
     if (!mb_presta_cfg(job->cfg)->node_map)
         return;
-    leader = mb_presta_node_leader(ctx, NULL);
+    leader = node_leader(ctx);
     if (ctx->rank == 0)
         leaders = mb_xmalloc((size_t)ctx->size * sizeof *leaders);
     MB_MPI(MPI_Gather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, 0, ctx->world));
