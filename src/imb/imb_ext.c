@@ -9,15 +9,28 @@
 
 #include <stdlib.h>
 
-/* Target displacement (bytes) of iteration iter in a window over the receive or send region. */
+/* Section iter of the send and receive regions, as a displacement (bytes) and as an origin
+ * address. The rows have `sections`: there are at least as many sections as any loop has
+ * iterations (imb_plan.c), so no wrap-around - and no division in the timed loop, which at
+ * 0 bytes would be a measurable part of an MPI_Put. */
 static MPI_Aint rdisp(const struct mb_imb_args *a, long iter)
 {
-    return (MPI_Aint)mb_slot_offset(a->slots.rstride, a->slots.n, iter);
+    return (MPI_Aint)((size_t)iter * a->slots.rstride);
 }
 
 static MPI_Aint sdisp(const struct mb_imb_args *a, long iter)
 {
-    return (MPI_Aint)mb_slot_offset(a->slots.sstride, a->slots.n, iter);
+    return (MPI_Aint)((size_t)iter * a->slots.sstride);
+}
+
+static char *origin_s(const struct mb_imb_args *a, long iter)
+{
+    return a->sbuf + (size_t)iter * a->slots.sstride;
+}
+
+static char *origin_r(const struct mb_imb_args *a, long iter)
+{
+    return a->rbuf + (size_t)iter * a->slots.rstride;
 }
 
 /* ---- the block's window (5.2.3.1: created with the user's info, then a fence) ------------ */
@@ -76,13 +89,13 @@ void mb_imb_ext_fence(const struct mb_imb_args *a)
 
 static void put_to(const struct mb_imb_args *a, long iter, int target)
 {
-    MB_MPI(MPI_Put(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, target, rdisp(a, iter), a->count,
+    MB_MPI(MPI_Put(origin_s(a, iter), a->count, MPI_BYTE, target, rdisp(a, iter), a->count,
                    MPI_BYTE, a->win));
 }
 
 static void get_from(const struct mb_imb_args *a, long iter, int target)
 {
-    MB_MPI(MPI_Get(mb_imb_rbuf(a, iter), a->count, MPI_BYTE, target, sdisp(a, iter), a->count,
+    MB_MPI(MPI_Get(origin_r(a, iter), a->count, MPI_BYTE, target, sdisp(a, iter), a->count,
                    MPI_BYTE, a->win));
 }
 
@@ -132,7 +145,7 @@ size_t mb_imb_check_bidir_get(const struct mb_imb_args *a, long iter)
 
 void mb_imb_accumulate(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Accumulate(mb_imb_sbuf(a, iter), a->count, MPI_FLOAT, 0, rdisp(a, iter), a->count,
+    MB_MPI(MPI_Accumulate(origin_s(a, iter), a->count, MPI_FLOAT, 0, rdisp(a, iter), a->count,
                           MPI_FLOAT, MPI_SUM, a->win));
 }
 
