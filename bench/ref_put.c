@@ -20,8 +20,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc != 4 || size != 2 || (strcmp(argv[3], "aggr") != 0 && strcmp(argv[3], "nonaggr") != 0)
-        || atoi(argv[1]) < 0 || atoi(argv[2]) < 1) {
+    if (argc != 4 || size != 2 ||
+        (strcmp(argv[3], "aggr") != 0 && strcmp(argv[3], "nonaggr") != 0) || atoi(argv[1]) < 0 ||
+        atoi(argv[2]) < 1) {
         if (rank == 0)
             fprintf(stderr, "usage: mpirun -np 2 %s BYTES REPETITIONS aggr|nonaggr\n", argv[0]);
         MPI_Finalize();
@@ -57,15 +58,15 @@ int main(int argc, char **argv)
         t0 = MPI_Wtime();
         if (rank == 0)
             for (int i = 0; i < reps; i++)
-                MPI_Put(origin + (size_t)i * (size_t)bytes, bytes, MPI_BYTE, 1,
-                        (MPI_Aint)i * bytes, bytes, MPI_BYTE, win);
+                MPI_Put(origin + (size_t)i * (size_t)bytes, bytes, MPI_BYTE, 1, (MPI_Aint)i * bytes,
+                        bytes, MPI_BYTE, win);
         MPI_Win_fence(0, win);
     } else {
         t0 = MPI_Wtime();
         for (int i = 0; i < reps; i++) {
             if (rank == 0)
-                MPI_Put(origin + (size_t)i * (size_t)bytes, bytes, MPI_BYTE, 1,
-                        (MPI_Aint)i * bytes, bytes, MPI_BYTE, win);
+                MPI_Put(origin + (size_t)i * (size_t)bytes, bytes, MPI_BYTE, 1, (MPI_Aint)i * bytes,
+                        bytes, MPI_BYTE, win);
             MPI_Win_fence(0, win);
         }
     }

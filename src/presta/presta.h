@@ -91,7 +91,6 @@ double mb_presta_pick(const double *samples, long n);
  * presta_row) and the job's row and defect tallies. */
 void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r);
 
-
 /* The watchdog label of one measurement. */
 void mb_presta_arm(const struct mb_ctx *ctx, const char *test, int procs, long long size);
 
