@@ -452,7 +452,7 @@ static void family_usage(FILE *out, const struct mb_imb_family *f, const char *e
                 f->list_break_after && strcmp(f->benchmarks[i].name, f->list_break_after) == 0
                     ? "\n "
                     : "");
-    fprintf(out, "\n\nExamples (the IMB 3.1 command lines):\n%s\n", examples);
+    fprintf(out, "\n\nExamples:\n%s\n", examples);
 }
 
 void mb_imb_usage_mpi1(FILE *out)
