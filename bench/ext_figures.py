@@ -150,8 +150,16 @@ def fits(size, reps):
                  f"of the available {avail / MB:.0f} MB: lower --bw-reps")
 
 
-def compare(name, build, intel, runs, cases, tmp, idle_wait):
+def library(mpiexec):
+    """The MPI the launcher belongs to, so that a build directory is labelled by what it is."""
+    text = run([mpiexec[0], "--version"])[0]
+    return "Open MPI" if "Open MPI" in text or "OpenRTE" in text else (
+        "MPICH" if "HYDRA" in text or "mpich" in text.lower() else os.path.basename(mpiexec[0]))
+
+
+def compare(build, intel, runs, cases, tmp, idle_wait):
     mpiexec = launcher(build)
+    name = library(mpiexec)
     print(f"== {name} ({build}): IMB-EXT Unidir_Put vs mb_ref_put, {runs} alternating rounds")
     # values[(size, mode)] = {"imb": [...], "ref": [...], "intel": [...]}
     values = {(size, mode): {"imb": [], "ref": [], "intel": []}
@@ -191,7 +199,7 @@ def compare(name, build, intel, runs, cases, tmp, idle_wait):
                   f"{mr:.4f}{peer}  ratio {ratio:.4f} (pairwise median "
                   f"{statistics.median(pair):.4f}, range {min(pair):.3f}..{max(pair):.3f})  "
                   f"within 5 %: {'yes' if ok else 'NO'}")
-            rows.append((size, reps, mode, mi, mr, ratio, statistics.median(pair),
+            rows.append((name, size, reps, mode, mi, mr, ratio, statistics.median(pair),
                          statistics.median(v["intel"]) if v["intel"] else None, ok))
     print(f"  1-minute load average at the start of the rounds: {min(loads):.1f}..{max(loads):.1f}"
           f" (median {statistics.median(loads):.1f}) on {os.cpu_count()} CPUs" +
@@ -218,14 +226,13 @@ def main():
         ap.error("--runs, --lat-reps and --bw-reps must be positive")
     fits(opts.bw_bytes, opts.bw_reps)
     cases = [(0, opts.lat_reps), (opts.bw_bytes, opts.bw_reps)]
-    builds = [("Open MPI", opts.openmpi, opts.intel_openmpi)]
+    builds = [(opts.openmpi, opts.intel_openmpi)]
     if opts.mpich:
-        builds.append(("MPICH", opts.mpich, opts.intel_mpich))
+        builds.append((opts.mpich, opts.intel_mpich))
     table = []
     with tempfile.TemporaryDirectory(prefix="mb-ext-") as tmp:
-        for name, build, intel in builds:
-            table += [(name,) + r for r in compare(name, build, intel, opts.runs, cases, tmp,
-                                                 opts.idle_wait)]
+        for build, intel in builds:
+            table += compare(build, intel, opts.runs, cases, tmp, opts.idle_wait)
     print("\n| MPI | case | repetitions | IMB-EXT | reference | ratio (pairwise) | "
           "Intel IMB-EXT | within 5 % |")
     print("|---|---|---|---|---|---|---|---|")
