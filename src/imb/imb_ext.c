@@ -40,22 +40,29 @@ struct ext_state {
 };
 
 /* Every block of IMB-EXT: the Open MPI workaround for groups that create windows at once. */
-void mb_imb_ext_setup_groups(struct mb_imb_args *a)
+static void open_groups(struct mb_imb_args *a)
 {
     struct ext_state *st = mb_xcalloc(1, sizeof *st);
-    MPI_Win probe;
 
     mb_win_skew_open(&st->skew, a->comm, a->parent);
     a->state = st;
-    /* Window creates its windows in the timed loop: one untimed window first, so that a
-     * library that cannot create windows is reported once, clearly (core/window.c). */
+}
+
+/* Window creates its windows in the timed loop: one untimed window first, so that a library
+ * that cannot create windows is reported once, clearly (core/window.c). */
+void mb_imb_ext_setup_groups(struct mb_imb_args *a)
+{
+    MPI_Win probe;
+
+    open_groups(a);
     probe = mb_win_create(a->rbuf, a->rregion, 1, a->info, a->comm);
     mb_win_free(&probe);
 }
 
+/* The block's window is itself created through mb_win_create: no probe needed. */
 static void open_window(struct mb_imb_args *a, char *mem, size_t bytes)
 {
-    mb_imb_ext_setup_groups(a);
+    open_groups(a);
     a->win = mb_win_create(mem, bytes, 1, a->info, a->comm);
     MB_MPI(MPI_Win_fence(0, a->win));
 }
