@@ -104,13 +104,11 @@ void mb_die(const char *fmt, ...)
     abort();
 }
 
-void mb_mpi_check(int rc, const char *what, const char *file, int line)
+void mb_mpi_fail(int rc, const char *what, const char *file, int line)
 {
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
 
-    if (rc == MPI_SUCCESS)
-        return;
     if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
         snprintf(text, sizeof text, "MPI error code %d", rc);
     mb_die("%s:%d: %s failed: %s", file, line, what, text);

@@ -6,6 +6,7 @@
 #define MB_IMB_BENCH_H
 
 #include "core/buffers.h"
+#include "imb/imb_config.h"
 #include "imb/imb_offcache.h"
 
 #include <mpi.h>
@@ -20,10 +21,13 @@ enum mb_imb_class { MB_IMB_SINGLE, MB_IMB_PARALLEL, MB_IMB_COLLECTIVE, MB_IMB_SY
  * twice, with completion assured once after all M = n_sample transfers, then after each. */
 enum mb_imb_mode { MB_IMB_MODE_NONE = 0, MB_IMB_AGGREGATE = 1, MB_IMB_NON_AGGREGATE = 2 };
 
-/* Buffer demand per process: mult * X, times Q when per_rank (guide 7.1, Table 20). */
+/* Buffer demand per process: mult * X, times Q when per_rank (guide 7.1, Table 20); with
+ * split, the process's share of X instead (IMB-IO: X is divided among the Q processes in
+ * units of sizeof(assign_type), guide 4.2.4.3 Figure 15). */
 struct mb_imb_bufsize {
     unsigned char mult;
     unsigned char per_rank;
+    unsigned char split;
 };
 
 /* What a kernel sees for one message length. */
@@ -44,6 +48,29 @@ struct mb_imb_args {
     MPI_Info info;        /* info for windows (--info), or MPI_INFO_NULL */
     MPI_File fh;          /* the block's file (setup hook), or MPI_FILE_NULL */
     void *state;          /* what the setup hook keeps for its teardown */
+    /* IMB-IO: this process's share of X and where it starts in each X-byte tile of the
+     * file (guide 4.2.4.3-4.2.4.6); the whole of X for the single-process benchmarks. */
+    size_t portion;
+    MPI_Offset offset;
+    int group_no; /* the group's number in Multi mode (file names "_g<group>"), else -1 */
+    int world_rank;
+    /* For hooks that serve several rows: the row, the settings, and the extent of the
+     * block's timed loops (the largest repetition count times X, and that count). */
+    const struct mb_imb_bench *bench;
+    const struct mb_imb_config *cfg;
+    int selftest;
+    long long span;
+    long max_reps;
+};
+
+/* IMB-IO's files (guide 5.2.3.2): none, one per group opened by the group's communicator,
+ * or one per process opened by MPI_COMM_SELF (the S_ benchmarks and P_[ACTION]_priv). */
+enum mb_imb_file { MB_IMB_NO_FILE, MB_IMB_SHARED_FILE, MB_IMB_PRIVATE_FILES };
+
+/* IMB-IO access (guide 4.2.4): read or write; a tiled view of disjoint blocks (indv on a
+ * shared file); the shared file pointer (shared; ordered when collective). */
+struct mb_imb_io {
+    unsigned char read, tiled, shared_ptr;
 };
 
 struct mb_imb_bench {
@@ -60,6 +87,9 @@ struct mb_imb_bench {
      * one X-byte section per repetition, and iteration i uses section i. */
     int sections;
     int aggregate;    /* runs in aggregate, then non-aggregate mode (guide Table 1 "x") */
+    int aggregate_only; /* one block, in aggregate mode (IMB-IO reads, non-blocking I/O) */
+    enum mb_imb_file file; /* IMB-IO: the block's scratch file(s) */
+    struct mb_imb_io io;
     int nonaggr_reps; /* one block with the non-aggregate repetition count (Window) */
     /* Optional, collective over the group: before the first and after the last message
      * length of a block (a window over the block's buffers, a file). */
@@ -68,10 +98,26 @@ struct mb_imb_bench {
     /* Optional: assure completion (guide 4.2.2.2.1) - after every transfer in non-aggregate
      * mode, after all of them in aggregate mode. */
     void (*complete)(const struct mb_imb_args *a);
-    /* Optional: set counts/displs/second for this message length. */
+    /* Optional: set counts/displs/second (or the I/O share) for this message length. */
     void (*prepare)(struct mb_imb_args *a);
+    /* Optional, collective over the group: before every timed loop and the check sample,
+     * put the file positions back to the start of the length's view (IMB-IO; guide 5.2.8.3
+     * "closing and re-opening the particular file(s)"). */
+    void (*reset)(struct mb_imb_args *a);
     /* One sample of the pattern; iter picks the buffer and the root (i % Q). */
     void (*kernel)(const struct mb_imb_args *a, long iter);
+    /* Optional, for aggregate mode: samples first .. first+n-1 in one call - the same
+     * transfers as n kernel calls, without an indirect call per transfer, which at 0 bytes
+     * is a measurable part of an MPI_Put (docs/performance.md). */
+    void (*batch)(const struct mb_imb_args *a, long first, long n);
+    /* Non-blocking I/O (guide 4.2.5, 5.2.8.3): the kernel is the blocking equivalent that
+     * gives t_pure; istart initiates transfers first .. first+n-1 and iwait completes them,
+     * with the CPU exploited in between. With one_by_one (split collectives: one outstanding
+     * per file) the driver starts, exploits and waits per transfer, otherwise it starts all
+     * n, exploits n times and waits for all. */
+    void (*istart)(const struct mb_imb_args *a, long first, long n);
+    void (*iwait)(const struct mb_imb_args *a);
+    int one_by_one;
     /* Check mode: number of received items that differ from what was sent in iteration iter. */
     size_t (*check)(const struct mb_imb_args *a, long iter);
 };
@@ -91,12 +137,13 @@ struct mb_imb_family {
     long long warm_x;             /* warm-up length sizeof(assign_type) (5.2.6) */
     int warmups;                  /* N_WARMUP; 0 for IO */
     const char *list_break_after; /* help text: wrap the benchmark list after this name */
+    int io;                       /* IMB-IO: files, "io portion" header lines */
 };
 
 /* The families, each defined beside its table (imb_table.c, imb_ext_table.c); settings name
  * theirs by index (a pointer would differ between processes). */
-enum { MB_IMB_FAMILY_MPI1, MB_IMB_FAMILY_EXT, MB_IMB_N_FAMILIES };
-extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext;
+enum { MB_IMB_FAMILY_MPI1, MB_IMB_FAMILY_EXT, MB_IMB_FAMILY_IO, MB_IMB_N_FAMILIES };
+extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io;
 extern const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES];
 
 /* Table index of a benchmark name in a family (case-insensitive), or -1. */
@@ -131,6 +178,13 @@ MB_IMB_KERNEL(accumulate);
 MB_IMB_KERNEL(window);
 #undef MB_IMB_KERNEL
 
+/* The aggregate-mode batches of the one-sided kernels (imb_ext.c). */
+void mb_imb_unidir_put_batch(const struct mb_imb_args *a, long first, long n);
+void mb_imb_unidir_get_batch(const struct mb_imb_args *a, long first, long n);
+void mb_imb_bidir_put_batch(const struct mb_imb_args *a, long first, long n);
+void mb_imb_bidir_get_batch(const struct mb_imb_args *a, long first, long n);
+void mb_imb_accumulate_batch(const struct mb_imb_args *a, long first, long n);
+
 /* IMB-EXT's per-block window (over the receive buffers for Put and Accumulate, over the send
  * buffers for Get) and its completion, MPI_Win_fence (imb_ext.c). */
 void mb_imb_ext_setup_put(struct mb_imb_args *a);
@@ -138,6 +192,55 @@ void mb_imb_ext_setup_get(struct mb_imb_args *a);
 void mb_imb_ext_setup_groups(struct mb_imb_args *a);
 void mb_imb_ext_teardown(struct mb_imb_args *a);
 void mb_imb_ext_fence(const struct mb_imb_args *a);
+
+/* IMB-IO (imb_io.c): the block's file, the length's share and view, write completion, the
+ * blocking kernels, the non-blocking starts and waits, Open_Close and the checks. */
+void mb_imb_io_setup(struct mb_imb_args *a);
+void mb_imb_io_teardown(struct mb_imb_args *a);
+void mb_imb_io_prepare(struct mb_imb_args *a);
+void mb_imb_io_reset(struct mb_imb_args *a);
+void mb_imb_io_sync(const struct mb_imb_args *a);
+#define MB_IMB_IO_KERNEL(fn) void mb_imb_io_##fn(const struct mb_imb_args *a, long iter)
+MB_IMB_IO_KERNEL(write);
+MB_IMB_IO_KERNEL(write_at);
+MB_IMB_IO_KERNEL(write_shared);
+MB_IMB_IO_KERNEL(write_all);
+MB_IMB_IO_KERNEL(write_at_all);
+MB_IMB_IO_KERNEL(write_ordered);
+MB_IMB_IO_KERNEL(read);
+MB_IMB_IO_KERNEL(read_at);
+MB_IMB_IO_KERNEL(read_shared);
+MB_IMB_IO_KERNEL(read_all);
+MB_IMB_IO_KERNEL(read_at_all);
+MB_IMB_IO_KERNEL(read_ordered);
+MB_IMB_IO_KERNEL(open_close);
+#undef MB_IMB_IO_KERNEL
+#define MB_IMB_IO_START(fn) void mb_imb_io_##fn(const struct mb_imb_args *a, long first, long n)
+MB_IMB_IO_START(iwrite);
+MB_IMB_IO_START(iwrite_at);
+MB_IMB_IO_START(iwrite_shared);
+MB_IMB_IO_START(iread);
+MB_IMB_IO_START(iread_at);
+MB_IMB_IO_START(iread_shared);
+MB_IMB_IO_START(write_all_begin);
+MB_IMB_IO_START(write_at_all_begin);
+MB_IMB_IO_START(write_ordered_begin);
+MB_IMB_IO_START(read_all_begin);
+MB_IMB_IO_START(read_at_all_begin);
+MB_IMB_IO_START(read_ordered_begin);
+#undef MB_IMB_IO_START
+void mb_imb_io_waitall(const struct mb_imb_args *a);
+void mb_imb_io_write_all_end(const struct mb_imb_args *a);
+void mb_imb_io_write_at_all_end(const struct mb_imb_args *a);
+void mb_imb_io_write_ordered_end(const struct mb_imb_args *a);
+void mb_imb_io_read_all_end(const struct mb_imb_args *a);
+void mb_imb_io_read_at_all_end(const struct mb_imb_args *a);
+void mb_imb_io_read_ordered_end(const struct mb_imb_args *a);
+size_t mb_imb_io_check_write(const struct mb_imb_args *a, long iter);
+size_t mb_imb_io_check_write_shared(const struct mb_imb_args *a, long iter);
+size_t mb_imb_io_check_read(const struct mb_imb_args *a, long iter);
+size_t mb_imb_io_check_read_shared(const struct mb_imb_args *a, long iter);
+size_t mb_imb_io_check_none(const struct mb_imb_args *a, long iter);
 
 void mb_imb_prepare_exchange(struct mb_imb_args *a);
 void mb_imb_prepare_v(struct mb_imb_args *a);

@@ -30,9 +30,18 @@ struct mb_imb_config {
     unsigned long long cache_bytes; /* off-cache: last-level cache size; 0 = off */
     unsigned long long cache_line;  /* off-cache: cache line size */
     unsigned long long mem_cap;     /* message-buffer cap per process in bytes */
-    /* IMB-EXT --info key=value, one "key=value\n" line each (guide 5.2.3.3 User_Set_Info). */
+    /* IMB-EXT --info key=value, one "key=value\n" line each (guide 5.2.3.3 User_Set_Info);
+     * IMB-IO passes the same entries to MPI_File_open and MPI_File_set_view. */
     char *win_info;
     size_t win_info_len; /* bytes including the terminating NUL; 0 when none */
+    /* IMB-IO (guide 5.2.3.2; SPEC §4): where the scratch files go and what they are called,
+     * whether an existing file of that name may be overwritten (--force) or the files kept
+     * (-keep), and the CPU_Exploit time per non-blocking transfer (TARGET_CPU_SECS). */
+    char *io_dir;  /* --dir; NULL = the working directory */
+    char *io_file; /* --file; NULL = IMB_out */
+    int io_force;
+    int io_keep;
+    double cpu_secs; /* --cpu-secs; 0 = TARGET_CPU_SECS */
 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)

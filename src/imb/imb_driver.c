@@ -11,6 +11,7 @@
 #include "core/report_json.h"
 #include "core/stats.h"
 #include "core/window.h"
+#include "imb/imb_cpu.h"
 #include "imb/imb_groups.h"
 #include "imb/imb_report.h"
 #include "imb/imb_settings.h"
@@ -36,6 +37,10 @@ long mb_imb_reps_for_time(long n_max, double limit, double per_rep)
  * throughput, except with -multi 0 where they show the range over all groups. */
 static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
 {
+    if (b->istart)
+        return MB_LAYOUT_OVERLAP;
+    if (b->sizeless)
+        return MB_LAYOUT_SYNC; /* Barrier, Open_Close: one row, no #bytes */
     switch (b->cls) {
     case MB_IMB_SINGLE:
         return multi == 0 ? MB_LAYOUT_RANGE_BW : MB_LAYOUT_TIME_BW;
@@ -43,7 +48,8 @@ static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
         return MB_LAYOUT_RANGE_BW;
     case MB_IMB_COLLECTIVE:
     case MB_IMB_OTHER:
-        return MB_LAYOUT_RANGE;
+        /* IMB-IO's collectives report a throughput (IMB_output.c under MPIIO). */
+        return b->bw_factor > 0 ? MB_LAYOUT_RANGE_BW : MB_LAYOUT_RANGE;
     case MB_IMB_SYNC:
         break;
     }
@@ -79,7 +85,8 @@ struct block_run {
     struct mb_block blk;
     struct mb_imb_args a;
     struct mb_imb_demand d; /* of the current message length */
-    double *gathered;       /* rank 0: (time, defects) of every active process */
+    double *gathered;       /* rank 0: (time, t_ovrl, defects) of every active process */
+    struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
     char label[192];
 };
 
@@ -97,19 +104,27 @@ static void set_length(struct block_run *r, long long x)
  * clock reads. MPI-1 rows (5.2.8.1) call the kernel alone; rows with a completion call
  * (5.2.8.2) assure completion after every transfer (non-aggregate) or once after all of them
  * (aggregate). Returns the time per sample. */
-static double timed_loop(const struct block_run *r, long n, int barriers)
+static double timed_loop(struct block_run *r, long n, int barriers)
 {
     void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
     void (*const complete)(const struct mb_imb_args *) = r->b->complete;
     const struct mb_imb_args *const a = &r->a;
     double t0, t1;
 
+    /* I/O: every loop starts at the beginning of the file's view (not timed). */
+    if (r->b->reset)
+        r->b->reset(&r->a);
     for (int i = 0; i < barriers; i++)
         MB_MPI(MPI_Barrier(r->g.group));
     if (!complete) {
         t0 = mb_now();
         for (long i = 0; i < n; i++)
             kernel(a, i);
+        t1 = mb_now();
+    } else if (r->mode == MB_IMB_AGGREGATE && r->b->batch) {
+        t0 = mb_now();
+        r->b->batch(a, 0, n);
+        complete(a);
         t1 = mb_now();
     } else if (r->mode == MB_IMB_AGGREGATE) {
         t0 = mb_now();
@@ -126,6 +141,64 @@ static double timed_loop(const struct block_run *r, long n, int barriers)
         t1 = mb_now();
     }
     return (t1 - t0) / (double)n;
+}
+
+/* The non-blocking I/O loop (guide 4.2.5, 5.2.8.3; aggregate mode only): initiate the
+ * transfers, exploit the CPU for t_CPU per transfer, wait for the end of the transfers, then
+ * assure completion as the blocking equivalent does. Independent I/O starts all n transfers
+ * first; split collectives (one outstanding per file) go one transfer at a time. Returns
+ * t_ovrl per sample. */
+static double overlap_loop(struct block_run *r, long n)
+{
+    const struct mb_imb_bench *b = r->b;
+    const struct mb_imb_args *const a = &r->a;
+    struct mb_imb_cpu *cpu = r->cpu;
+    double t0, t1;
+
+    r->b->reset(&r->a);
+    for (int i = 0; i < MB_IMB_N_BARR; i++)
+        MB_MPI(MPI_Barrier(r->g.group));
+    t0 = mb_now();
+    if (b->one_by_one) {
+        for (long i = 0; i < n; i++) {
+            b->istart(a, i, 1);
+            mb_imb_cpu_work(cpu, cpu->reps);
+            b->iwait(a);
+        }
+    } else {
+        b->istart(a, 0, n);
+        for (long i = 0; i < n; i++)
+            mb_imb_cpu_work(cpu, cpu->reps);
+        b->iwait(a);
+    }
+    if (b->complete)
+        b->complete(a);
+    t1 = mb_now();
+    return (t1 - t0) / (double)n;
+}
+
+void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
+{
+    /* The rate from about 5e7 flops (IMB_cpu_exploit.c), more if the clock is coarse. */
+    const double flops = 2.0 * MB_IMB_CPU_N * MB_IMB_CPU_N;
+    long reps = (long)(5e7 / flops) + 1;
+    double t, t0;
+
+    for (;;) {
+        t0 = mb_now();
+        mb_imb_cpu_work(c, reps);
+        t = mb_now() - t0;
+        if (t >= 0.01 || reps > (1L << 40))
+            break;
+        reps *= 4;
+    }
+    c->mflops = t > 0 ? (double)reps * flops * 1e-6 / t : 0.0;
+    c->reps = t > 0 ? (long)(target_secs * (double)reps / t) : 1;
+    if (c->reps < 1)
+        c->reps = 1;
+    t0 = mb_now();
+    mb_imb_cpu_work(c, c->reps);
+    c->t_cpu_usec = (mb_now() - t0) * 1e6;
 }
 
 /* -time (guide 5.1.2.6): time 1, 2, 4, ... repetitions until the probe has used a small
@@ -158,6 +231,9 @@ static long long check_once(struct block_run *r, long iter)
     char *s = mb_imb_sbuf(&r->a, iter);
     const int floats = r->b->elem_size == sizeof(float);
 
+    /* I/O: the check transfer is transfer 0 of a fresh view (its place is known). */
+    if (r->b->reset)
+        r->b->reset(&r->a);
     if (floats)
         mb_fill_floats((float *)(void *)s, r->d.sbytes / sizeof(float), r->a.rank, 0);
     else
@@ -169,7 +245,15 @@ static long long check_once(struct block_run *r, long iter)
         r->b->complete(&r->a);
     else
         MB_MPI(MPI_Barrier(r->g.group));
-    r->b->kernel(&r->a, iter);
+    /* The check runs the code the mode times: the batch in aggregate mode, the
+     * non-blocking calls for non-blocking I/O. */
+    if (r->b->istart) {
+        r->b->istart(&r->a, iter, 1);
+        r->b->iwait(&r->a);
+    } else if (r->mode == MB_IMB_AGGREGATE && r->b->batch)
+        r->b->batch(&r->a, iter, 1);
+    else
+        r->b->kernel(&r->a, iter);
     if (r->b->complete)
         r->b->complete(&r->a);
     return (long long)r->b->check(&r->a, iter);
@@ -186,14 +270,14 @@ static void emit(const struct block_run *r, const struct mb_result *row, struct 
 
 /* Gathers (time, defects) of every active process and, on rank 0, makes the row(s):
  * -multi 1 one per group, otherwise one over all groups (guide 6 "Multi case numbers"). */
-static void report(struct block_run *r, long long x, long reps, double t_usec, long long defects,
-                   struct mb_imb_tally *tally)
+static void report(struct block_run *r, long long x, long reps, double t_usec, double t_ovrl,
+                   long long defects, struct mb_imb_tally *tally)
 {
     const int q = r->g.q, per_row = (r->blk.multi == 1) ? q : q * r->g.ngroups;
-    double mine[2] = {t_usec, (double)defects};
+    double mine[3] = {t_usec, t_ovrl, (double)defects};
     double *times;
 
-    MB_MPI(MPI_Gather(mine, 2, MPI_DOUBLE, r->gathered, 2, MPI_DOUBLE, 0, r->g.active));
+    MB_MPI(MPI_Gather(mine, 3, MPI_DOUBLE, r->gathered, 3, MPI_DOUBLE, 0, r->g.active));
     if (r->ctx->rank != 0)
         return;
     times = mb_xmalloc((size_t)per_row * sizeof *times);
@@ -208,9 +292,12 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
                                 .status = MB_ROW_OK};
         struct mb_stats st;
         for (int i = 0; i < per_row; i++) {
-            times[i] = r->gathered[2 * (first + i)];
+            const double *g = &r->gathered[3 * (first + i)];
+            times[i] = g[0];
+            if (g[1] > row.t_ovrl)
+                row.t_ovrl = g[1];
             if (r->blk.check)
-                row.defects += (long long)r->gathered[2 * (first + i) + 1];
+                row.defects += (long long)g[2];
         }
         st = mb_stats_of(times, (size_t)per_row);
         row.t_min = st.min;
@@ -220,6 +307,15 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, l
         row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
                              : st.max > 0         ? r->b->bw_factor * (double)x / 1.048576 / st.max
                                                   : 0.0;
+        if (r->b->istart) {
+            /* Guide 4.2.5.2 with IMB's clamp to [0, 1]: (t_pure + t_CPU - t_ovrl) over
+             * min(t_pure, t_CPU); 100 % is a perfect overlap. */
+            const double tp = st.max, tc = r->cpu->t_cpu_usec;
+            const double lo = tp < tc ? tp : tc;
+            double ov = lo > 0 ? (tp + tc - row.t_ovrl) / lo : 0.0;
+            row.t_cpu = tc;
+            row.overlap_pct = 100.0 * (ov < 0 ? 0 : ov > 1 ? 1 : ov);
+        }
         emit(r, &row, tally);
     }
     free(times);
@@ -251,14 +347,35 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
     long n = mb_imb_reps_of(r->b, r->mode, x, c);
     long long defects = -1;
-    double t;
+    double t, t_ovrl = 0;
 
     if (c->time_limit > 0)
         n = probe_reps(r, n);
     t = timed_loop(r, n, MB_IMB_N_BARR);
+    if (r->b->istart)
+        t_ovrl = overlap_loop(r, n) * 1e6;
     if (r->cfg->common.check)
-        defects = check_once(r, n - 1);
-    report(r, x, n, t * 1e6 * r->b->time_scale, defects, tally);
+        defects = check_once(r, r->b->reset ? 0 : n - 1);
+    report(r, x, n, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
+}
+
+/* The largest repetition count of the block and, over its lengths, the most bytes a timed
+ * loop moves (I/O: how much of the file the loops cover). */
+static void extent(struct block_run *r, const long long *lens, size_t nlen)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+
+    r->a.span = 0;
+    r->a.max_reps = 1;
+    for (size_t k = 0; k < nlen; k++) {
+        const long n = mb_imb_reps_of(r->b, MB_IMB_AGGREGATE, lens[k], c);
+        const long m = mb_imb_reps_of(r->b, MB_IMB_NON_AGGREGATE, lens[k], c);
+        const long most = n > m ? n : m;
+        if (most > r->a.max_reps)
+            r->a.max_reps = most;
+        if ((long long)most * lens[k] > r->a.span)
+            r->a.span = (long long)most * lens[k];
+    }
 }
 
 /* Message-buffer regions large enough for every length that fits the cap, and the warm-up. */
@@ -347,7 +464,13 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .parent = r->g.active,
                                 .win = MPI_WIN_NULL,
                                 .info = mb_win_info(c->win_info),
-                                .fh = MPI_FILE_NULL};
+                                .fh = MPI_FILE_NULL,
+                                .group_no = multi >= 0 ? r->g.my_group : -1,
+                                .world_rank = ctx->rank,
+                                .bench = b,
+                                .cfg = c,
+                                .selftest = cfg->common.selftest};
+    extent(r, lens, nlen);
     ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
     r->a.sbuf = sregion;
     r->a.rbuf = rregion;
@@ -356,7 +479,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
     if (ctx->rank == 0) {
-        r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * 2 * sizeof(double));
+        r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * 3 * sizeof(double));
         mb_imb_text_block(&ctx->out, &r->blk);
     }
     setup(r, ok);
@@ -417,6 +540,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
     r.f = f;
     r.b = b;
     r.mode = item->mode;
+    r.cpu = plan->cpu;
     snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (setting up)", f->name, b->name,
              mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);

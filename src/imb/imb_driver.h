@@ -20,4 +20,9 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
  * 5.1.2.6): the largest count <= n_max whose run takes at most limit seconds; at least 1. */
 long mb_imb_reps_for_time(long n_max, double limit, double per_rep);
 
+/* CPU_Exploit calibration (guide 4.2.5.1, IMB's initialize step): the undisturbed Mflop/s
+ * rate and the repetition count that takes about target_secs, and that call's time. Local. */
+struct mb_imb_cpu;
+void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs);
+
 #endif

@@ -100,16 +100,49 @@ static void put_to(const struct mb_imb_args *a, long iter, int target)
                    MPI_BYTE, a->win));
 }
 
+/* The aggregate batches keep the loop's values in locals: MPI_Put is an external call, so
+ * fields read through a would be loaded again for every transfer. */
+static void put_batch(const struct mb_imb_args *a, long first, long n, int target)
+{
+    const char *const base = a->sbuf;
+    const size_t ss = a->slots.sstride, rs = a->slots.rstride;
+    const int count = a->count;
+    const MPI_Win win = a->win;
+
+    for (long i = first; i < first + n; i++)
+        MB_MPI(MPI_Put(base + (size_t)i * ss, count, MPI_BYTE, target,
+                       (MPI_Aint)((size_t)i * rs), count, MPI_BYTE, win));
+}
+
+static void get_batch(const struct mb_imb_args *a, long first, long n, int target)
+{
+    char *const base = a->rbuf;
+    const size_t ss = a->slots.sstride, rs = a->slots.rstride;
+    const int count = a->count;
+    const MPI_Win win = a->win;
+
+    for (long i = first; i < first + n; i++)
+        MB_MPI(MPI_Get(base + (size_t)i * rs, count, MPI_BYTE, target,
+                       (MPI_Aint)((size_t)i * ss), count, MPI_BYTE, win));
+}
+
 static void get_from(const struct mb_imb_args *a, long iter, int target)
 {
     MB_MPI(MPI_Get(origin_r(a, iter), a->count, MPI_BYTE, target, sdisp(a, iter), a->count,
                    MPI_BYTE, a->win));
 }
 
+/* Each kernel has a batch twin for aggregate mode (imb_bench.h): the same calls in a loop. */
 void mb_imb_unidir_put(const struct mb_imb_args *a, long iter)
 {
     if (a->rank == 0)
         put_to(a, iter, 1);
+}
+
+void mb_imb_unidir_put_batch(const struct mb_imb_args *a, long first, long n)
+{
+    if (a->rank == 0)
+        put_batch(a, first, n, 1);
 }
 
 size_t mb_imb_check_unidir_put(const struct mb_imb_args *a, long iter)
@@ -123,6 +156,12 @@ void mb_imb_unidir_get(const struct mb_imb_args *a, long iter)
         get_from(a, iter, 1);
 }
 
+void mb_imb_unidir_get_batch(const struct mb_imb_args *a, long first, long n)
+{
+    if (a->rank == 0)
+        get_batch(a, first, n, 1);
+}
+
 size_t mb_imb_check_unidir_get(const struct mb_imb_args *a, long iter)
 {
     return a->rank == 0 ? mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1, 0) : 0;
@@ -131,6 +170,11 @@ size_t mb_imb_check_unidir_get(const struct mb_imb_args *a, long iter)
 void mb_imb_bidir_put(const struct mb_imb_args *a, long iter)
 {
     put_to(a, iter, 1 - a->rank);
+}
+
+void mb_imb_bidir_put_batch(const struct mb_imb_args *a, long first, long n)
+{
+    put_batch(a, first, n, 1 - a->rank);
 }
 
 size_t mb_imb_check_bidir_put(const struct mb_imb_args *a, long iter)
@@ -143,6 +187,11 @@ void mb_imb_bidir_get(const struct mb_imb_args *a, long iter)
     get_from(a, iter, 1 - a->rank);
 }
 
+void mb_imb_bidir_get_batch(const struct mb_imb_args *a, long first, long n)
+{
+    get_batch(a, first, n, 1 - a->rank);
+}
+
 size_t mb_imb_check_bidir_get(const struct mb_imb_args *a, long iter)
 {
     return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1 - a->rank, 0);
@@ -150,10 +199,21 @@ size_t mb_imb_check_bidir_get(const struct mb_imb_args *a, long iter)
 
 /* ---- Accumulate (4.2.3.5): every process adds X/4 floats into root 0's window ------------- */
 
-void mb_imb_accumulate(const struct mb_imb_args *a, long iter)
+static void accumulate_at(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Accumulate(origin_s(a, iter), a->count, MPI_FLOAT, 0, rdisp(a, iter), a->count,
                           MPI_FLOAT, MPI_SUM, a->win));
+}
+
+void mb_imb_accumulate(const struct mb_imb_args *a, long iter)
+{
+    accumulate_at(a, iter);
+}
+
+void mb_imb_accumulate_batch(const struct mb_imb_args *a, long first, long n)
+{
+    for (long i = first; i < first + n; i++)
+        accumulate_at(a, i);
 }
 
 size_t mb_imb_check_accumulate(const struct mb_imb_args *a, long iter)

@@ -12,7 +12,7 @@
         .name = label, .cls = MB_IMB_SINGLE, .exact_procs = 2, .time_scale = 1, .bw_factor = 1,    \
         .elem_size = 1, .sbuf = {1, 0}, .rbuf = {1, 0}, .sections = 1, .aggregate = 1,             \
         .setup = setup_fn, .teardown = mb_imb_ext_teardown, .complete = mb_imb_ext_fence,          \
-        .kernel = mb_imb_##fn, .check = mb_imb_check_##fn                                          \
+        .kernel = mb_imb_##fn, .batch = mb_imb_##fn##_batch, .check = mb_imb_check_##fn            \
     }
 
 static const struct mb_imb_bench ext_benchmarks[] = {
@@ -46,6 +46,7 @@ static const struct mb_imb_bench ext_benchmarks[] = {
      .teardown = mb_imb_ext_teardown,
      .complete = mb_imb_ext_fence,
      .kernel = mb_imb_accumulate,
+     .batch = mb_imb_accumulate_batch,
      .check = mb_imb_check_accumulate},
 };
 #undef ONE_SIDED

@@ -4,6 +4,9 @@
 #include "imb/imb_header.h"
 
 #include "core/provenance.h"
+#include "core/scratch.h"
+#include "imb/imb_cpu.h"
+#include "imb/imb_settings.h"
 #include "mb_version.h"
 
 #include <string.h>
@@ -28,6 +31,33 @@ static void calling_sequence(const struct mb_out *out, const char *cmdline)
     mb_printf(out, "\n\n");
 }
 
+/* IMB-IO (IMB_show_selections under MPIIO): the I/O portions, and where the files go - the
+ * directory and its file system, which decide what the numbers mean. */
+static void io_lines(const struct mb_out *out, const struct mb_config *cfg,
+                     const struct mb_imb_plan *plan)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    const char *dir = c->io_dir ? c->io_dir : ".";
+    struct mb_fs_info fs;
+    struct mb_error err = {0};
+
+    if (c->lengths) {
+        mb_printf(out, "# IO lengths were user defined\n");
+    } else {
+        mb_printf(out, "# Minimum io portion in bytes:   %d\n", 0);
+        mb_printf(out, "# Maximum io portion in bytes:   %d\n", 1 << plan->family->maxmsglog);
+    }
+    mb_printf(out, "#\n");
+    if (mb_scratch_fs_info(dir, &fs, &err) == 0)
+        mb_printf(out, "# Scratch files in       : %s (file system %s, %.1f GB free)\n", dir,
+                  fs.type, (double)fs.free_bytes / 1e9);
+    else
+        mb_printf(out, "# Scratch files in       : %s (file system unknown: %s)\n", dir, err.msg);
+    mb_printf(out, "# Scratch file name      : %s%s\n",
+              c->io_file ? c->io_file : MB_IMB_IO_FILENAME,
+              c->io_keep ? " (kept after the run: -keep)" : " (removed after each benchmark)");
+}
+
 void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
                    const struct mb_imb_plan *plan)
 {
@@ -49,16 +79,21 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
         mb_printf(out, "#\n# !! CHECK MODE (--check): every received buffer is verified.\n"
                        "# !! These results are not valid as benchmark data.\n");
     calling_sequence(out, cfg->cmdline);
-    if (mb_imb_cfg(cfg)->lengths) {
-        mb_printf(out, "# Message lengths were user defined\n");
+    if (plan->family->io) {
+        io_lines(out, cfg, plan);
     } else {
-        mb_printf(out, "# Minimum message length in bytes:   %d\n", 0);
-        mb_printf(out, "# Maximum message length in bytes:   %d\n", 1 << plan->family->maxmsglog);
+        if (mb_imb_cfg(cfg)->lengths) {
+            mb_printf(out, "# Message lengths were user defined\n");
+        } else {
+            mb_printf(out, "# Minimum message length in bytes:   %d\n", 0);
+            mb_printf(out, "# Maximum message length in bytes:   %d\n",
+                      1 << plan->family->maxmsglog);
+        }
+        mb_printf(out, "#\n");
+        mb_printf(out, "# MPI_Datatype                   :   MPI_BYTE \n");
+        mb_printf(out, "# MPI_Datatype for reductions    :   MPI_FLOAT\n");
+        mb_printf(out, "# MPI_Op                         :   MPI_SUM  \n");
     }
-    mb_printf(out, "#\n");
-    mb_printf(out, "# MPI_Datatype                   :   MPI_BYTE \n");
-    mb_printf(out, "# MPI_Datatype for reductions    :   MPI_FLOAT\n");
-    mb_printf(out, "# MPI_Op                         :   MPI_SUM  \n");
     mb_printf(out, "#\n");
     mb_settings_text(ctx->suite, cfg, out);
     mb_printf(out, "#\n\n# List of Benchmarks to run:\n\n");
@@ -69,6 +104,12 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
             continue;
         mb_printf(out, "# %s%s\n", plan->items[i].multi >= 0 ? "(Multi-)" : "",
                   plan->family->benchmarks[plan->items[i].bench].name);
+    }
+    if (plan->cpu) {
+        /* Rank 0's calibration, as IMB prints it (IMB_show_selections). */
+        mb_printf(out, "\n\n# For nonblocking benchmarks:\n\n");
+        mb_printf(out, "# Function CPU_Exploit obtains an undisturbed\n");
+        mb_printf(out, "# performance of %7.2f MFlops\n", plan->cpu->mflops);
     }
     mb_flush(out);
 }

@@ -223,7 +223,8 @@ static void show_multi(const struct mb_config *cfg, char *buf, size_t len)
 static void show_off_cache(const struct mb_config *cfg, char *buf, size_t len)
 {
     if (mb_imb_cfg(cfg)->cache_bytes == 0)
-        snprintf(buf, len, "off");
+        snprintf(buf, len, "%s", mb_imb_cfg(cfg)->off_cache_mb != 0 ? "off (not effective for IMB-IO)"
+                                                                      : "off");
     else
         snprintf(
             buf, len, "%.3f MB cache%s, %llu B lines", mb_imb_cfg(cfg)->cache_bytes / 1048576.0,
@@ -421,6 +422,68 @@ static const struct mb_option ext_options[] = {
 static const struct mb_option_set ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};
 
+/* ---- IMB-IO: the scratch files (guide 5.2.3.2; SPEC §4) and TARGET_CPU_SECS ------------ */
+
+static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", mb_imb_cfg(cfg)->io_dir ? mb_imb_cfg(cfg)->io_dir
+                                                     : ". (the working directory)");
+}
+
+static void show_file_name(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", mb_imb_cfg(cfg)->io_file ? mb_imb_cfg(cfg)->io_file
+                                                      : MB_IMB_IO_FILENAME);
+}
+
+static void show_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%g s per transfer", mb_imb_cpu_secs(mb_imb_cfg(cfg)));
+}
+
+static const struct mb_option io_options[] = {
+    {.name = "--dir",
+     .kind = MB_OPT_STRING,
+     .offset = IMB(io_dir),
+     .metavar = "DIR",
+     .help = "directory for the scratch files (default: the working directory)",
+     .show = show_dir},
+    {.name = "--file",
+     .kind = MB_OPT_STRING,
+     .offset = IMB(io_file),
+     .metavar = "NAME",
+     .help = "scratch file name, suffixed _g<group> in Multi mode and _<rank> per process "
+             "(default IMB_out)",
+     .show = show_file_name},
+    {.name = "--force",
+     .kind = MB_OPT_FLAG,
+     .offset = IMB(io_force),
+     .help = "overwrite (and then remove) an existing regular file of a scratch name"},
+    {.name = "-keep",
+     .alias = "--keep",
+     .kind = MB_OPT_FLAG,
+     .offset = IMB(io_keep),
+     .help = "keep the scratch files after the run"},
+    {.name = "--info",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(win_info),
+     .metavar = "KEY=VALUE",
+     .help = "an MPI-IO hint for MPI_File_open and the file view (repeatable; default "
+             "MPI_INFO_NULL)",
+     .parse = parse_info,
+     .show = show_info},
+    {.name = "--cpu-secs",
+     .kind = MB_OPT_DOUBLE,
+     .offset = IMB(cpu_secs),
+     .min = 1e-6,
+     .max = 1e3,
+     .metavar = "S",
+     .help = "CPU_Exploit time per non-blocking transfer (default 0.1)",
+     .show = show_cpu_secs},
+};
+static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
+                                            0};
+
 static void mpi1_defaults(void *block)
 {
     struct mb_imb_config *c = block;
@@ -435,6 +498,13 @@ static void ext_defaults(void *block)
     c->multi = -1;
 }
 
+static void io_defaults(void *block)
+{
+    struct mb_imb_config *c = block;
+    c->family = MB_IMB_FAMILY_IO;
+    c->multi = -1;
+}
+
 const struct mb_settings_type mb_imb_mpi1_settings = {.size = sizeof(struct mb_imb_config),
                                                       .defaults = mpi1_defaults,
                                                       .sets = {&mb_imb_option_set, &resolved_set}};
@@ -442,6 +512,10 @@ const struct mb_settings_type mb_imb_ext_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = ext_defaults,
     .sets = {&mb_imb_option_set, &ext_set, &resolved_set}};
+const struct mb_settings_type mb_imb_io_settings = {
+    .size = sizeof(struct mb_imb_config),
+    .defaults = io_defaults,
+    .sets = {&mb_imb_option_set, &io_set, &resolved_set}};
 
 static void family_usage(FILE *out, const struct mb_imb_family *f, const char *examples)
 {
@@ -471,6 +545,14 @@ void mb_imb_usage_ext(FILE *out)
                  "  mpirun -np 4 IMB-EXT -multi 0 Unidir_Put Accumulate --info no_locks=true\n");
 }
 
+void mb_imb_usage_io(FILE *out)
+{
+    family_usage(out, mb_imb_families[MB_IMB_FAMILY_IO],
+                 "  mpirun -np 8 IMB-IO\n"
+                 "  mpirun -np 14 IMB-IO P_Read_shared -npmin 7\n"
+                 "  mpirun -np 4 IMB-IO S_Write_indv P_IRead_priv --dir /scratch/me -msglen lens\n");
+}
+
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {
     struct mb_imb_config *c = settings(cfg);
@@ -478,7 +560,8 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     if (c->map_rows > 0 && (long long)c->map_rows * c->map_cols != cfg->nprocs)
         return mb_usage(err, "-map %ldx%ld maps %lld processes, but %d were started", c->map_rows,
                         c->map_cols, (long long)c->map_rows * c->map_cols, cfg->nprocs);
-    if (c->off_cache_mb != 0) {
+    /* -off_cache is accepted but not effective for IMB-IO (guide 5.1.2.4 remark). */
+    if (c->off_cache_mb != 0 && c->family != MB_IMB_FAMILY_IO) {
         unsigned long long size, line;
         mb_detect_cache(&size, &line);
         c->cache_bytes =
@@ -486,6 +569,11 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
         c->cache_line = c->off_cache_line > 0 ? (unsigned long long)c->off_cache_line : line;
         if (c->cache_bytes == 0)
             return mb_usage(err, "-off_cache %g: cache size below one byte", c->off_cache_mb);
+    }
+    if (c->family == MB_IMB_FAMILY_IO) {
+        int rc = mb_imb_io_validate(cfg, err);
+        if (rc != 0)
+            return rc;
     }
     if (c->mem_gb > 0)
         c->mem_cap = (unsigned long long)(c->mem_gb * MB_GB);

@@ -15,10 +15,17 @@ extern const struct mb_option_set mb_imb_option_set;
  * flags; IMB-EXT adds --info. */
 extern const struct mb_settings_type mb_imb_mpi1_settings;
 extern const struct mb_settings_type mb_imb_ext_settings;
+extern const struct mb_settings_type mb_imb_io_settings;
 
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err);
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_imb_usage_mpi1(FILE *out);
 void mb_imb_usage_ext(FILE *out);
+void mb_imb_usage_io(FILE *out);
+
+/* IMB-IO's settings (imb_io_options.c, rank 0): the scratch directory exists and is
+ * writable, the file name is a plain name, and - unless --force - no file of a name the run
+ * would create exists there. */
+int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err);
 
 #endif

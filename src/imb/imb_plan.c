@@ -40,6 +40,11 @@ long long mb_imb_overall_vol(const struct mb_imb_config *c)
            1048576LL;
 }
 
+double mb_imb_cpu_secs(const struct mb_imb_config *c)
+{
+    return c->cpu_secs > 0 ? c->cpu_secs : MB_IMB_TARGET_CPU_SECS;
+}
+
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
                     const struct mb_imb_config *c)
 {
@@ -79,6 +84,12 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
 static size_t demand_of(struct mb_imb_bufsize s, size_t mult_override, long long x, int q)
 {
     size_t mult = mult_override > s.mult ? mult_override : s.mult;
+    if (s.split) {
+        /* The largest share of X in whole ints (IMB_get_rank_portion). */
+        const size_t unit = MB_IMB_IO_ASSIGN_SIZE;
+        const size_t units = ((size_t)x + unit - 1) / unit;
+        return mult * ((units + (size_t)q - 1) / (size_t)q) * unit;
+    }
     return mult * (size_t)x * (s.per_rank ? (size_t)q : 1u);
 }
 
@@ -117,7 +128,8 @@ static void add_items(struct mb_imb_plan *p, const struct mb_imb_bench *b, int i
                       int q)
 {
     if (!b->aggregate || q == 0) {
-        p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_MODE_NONE};
+        p->items[p->n++] = (struct mb_imb_item){
+            idx, multi, q, b->aggregate_only && q > 0 ? MB_IMB_AGGREGATE : MB_IMB_MODE_NONE};
         return;
     }
     p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_AGGREGATE};
@@ -135,6 +147,7 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
     size_t cap = 2 * nsel * (nq + 1);
 
     p->family = f;
+    p->cpu = NULL;
     p->items = mb_xmalloc(cap * sizeof *p->items);
     p->n = 0;
     for (size_t s = 0; s < nsel; s++) {

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+struct mb_imb_cpu;
+
 /* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
 #define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
 #define MB_IMB_SEL_INDEX(sel)    ((sel) / 2)
@@ -29,6 +31,7 @@ struct mb_imb_plan {
     size_t n;
     int *order;    /* position -> world rank (-map) */
     int *position; /* world rank -> position */
+    struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
 };
 
 /* Repetitions for message length x (guide 5.2.8): MSGSPERSAMPLE for x = 0, else
@@ -41,6 +44,9 @@ const struct mb_imb_family *mb_imb_family(const struct mb_imb_config *c);
 long mb_imb_msgspersample(const struct mb_imb_config *c);
 long mb_imb_msgs_nonaggr(const struct mb_imb_config *c);
 long long mb_imb_overall_vol(const struct mb_imb_config *c);
+/* IMB-IO's CPU_Exploit time per non-blocking transfer in seconds (--cpu-secs or
+ * TARGET_CPU_SECS). */
+double mb_imb_cpu_secs(const struct mb_imb_config *c);
 
 /* Repetitions of benchmark b at length x in a mode (guide 5.2.8): MSGS_NONAGGR replaces
  * MSGSPERSAMPLE in non-aggregate mode and for Window. */

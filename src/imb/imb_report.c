@@ -16,7 +16,8 @@ static int ncols(const struct mb_block *b)
     static const int cols[] = {[MB_LAYOUT_TIME_BW] = 4,
                                [MB_LAYOUT_RANGE_BW] = 6,
                                [MB_LAYOUT_RANGE] = 5,
-                               [MB_LAYOUT_SYNC] = 4};
+                               [MB_LAYOUT_SYNC] = 4,
+                               [MB_LAYOUT_OVERLAP] = 6};
     return cols[b->layout] + (b->multi == 1) + (b->check != 0);
 }
 
@@ -68,7 +69,9 @@ void mb_imb_text_block(const struct mb_out *out, const struct mb_block *b)
         [MB_LAYOUT_RANGE_BW] =
             "#bytes\0#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0Mbytes/sec\0",
         [MB_LAYOUT_RANGE] = "#bytes\0#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
-        [MB_LAYOUT_SYNC] = "#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0"};
+        [MB_LAYOUT_SYNC] = "#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
+        [MB_LAYOUT_OVERLAP] =
+            "#bytes\0#repetitions\0t_ovrl[usec]\0t_pure[usec]\0t_CPU[usec]\0 overlap[%]\0"};
     const int cols = ncols(b);
 
     mb_printf(out, "\n");
@@ -125,6 +128,9 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         mb_printf(out, "%*ld", COL, r->reps);
         if (b->layout == MB_LAYOUT_TIME_BW)
             mb_printf(out, "%*.2f", COL, r->t_max);
+        else if (b->layout == MB_LAYOUT_OVERLAP)
+            mb_printf(out, "%*.2f%*.2f%*.2f%*.2f", COL, r->t_ovrl, COL, r->t_max, COL, r->t_cpu,
+                      COL, r->overlap_pct);
         else
             mb_printf(out, "%*.2f%*.2f%*.2f", COL, r->t_min, COL, r->t_max, COL, r->t_avg);
         if (b->layout == MB_LAYOUT_TIME_BW || b->layout == MB_LAYOUT_RANGE_BW)
@@ -141,7 +147,8 @@ static const char *layout_name(enum mb_layout l)
     static const char *const names[] = {[MB_LAYOUT_TIME_BW] = "time_bw",
                                         [MB_LAYOUT_RANGE_BW] = "range_bw",
                                         [MB_LAYOUT_RANGE] = "range",
-                                        [MB_LAYOUT_SYNC] = "sync"};
+                                        [MB_LAYOUT_SYNC] = "sync",
+                                        [MB_LAYOUT_OVERLAP] = "overlap"};
     return names[l];
 }
 
@@ -181,6 +188,12 @@ void mb_imb_json_row(FILE *f, const struct mb_result *r)
         mb_jobj_num(&o, "t_max_usec", r->t_max);
         mb_jobj_num(&o, "t_avg_usec", r->t_avg);
         mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
+        if (b->layout == MB_LAYOUT_OVERLAP) {
+            mb_jobj_num(&o, "t_pure_usec", r->t_max);
+            mb_jobj_num(&o, "t_ovrl_usec", r->t_ovrl);
+            mb_jobj_num(&o, "t_cpu_usec", r->t_cpu);
+            mb_jobj_num(&o, "overlap_percent", r->overlap_pct);
+        }
     }
     if (r->status == MB_ROW_SKIP_MEMORY)
         mb_jobj_num(&o, "needed_gb", r->needed_gb);

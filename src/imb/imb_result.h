@@ -8,7 +8,8 @@ enum mb_layout {
     MB_LAYOUT_TIME_BW,  /* #bytes #repetitions t[usec] Mbytes/sec          (single transfer) */
     MB_LAYOUT_RANGE_BW, /* #bytes #repetitions t_min t_max t_avg Mbytes/sec (parallel)      */
     MB_LAYOUT_RANGE,    /* #bytes #repetitions t_min t_max t_avg            (collective)    */
-    MB_LAYOUT_SYNC      /* #repetitions t_min t_max t_avg                   (Barrier)       */
+    MB_LAYOUT_SYNC,     /* #repetitions t_min t_max t_avg                   (Barrier)       */
+    MB_LAYOUT_OVERLAP   /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] (IMB-IO I...) */
 };
 
 enum mb_row_status {
@@ -43,6 +44,9 @@ struct mb_result {
     long reps;                  /* repetitions actually timed */
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
+    /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the
+     * CPU exploited, the undisturbed CPU time and the overlap in percent. */
+    double t_ovrl, t_cpu, overlap_pct;
     long long defects;          /* -1 when not checked */
     enum mb_row_status status;
     double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */

@@ -14,6 +14,19 @@
 #define MB_IMB_NPMIN          2    /* default smallest process count (5.1.1) */
 #define MB_IMB_ASSIGN_SIZE    4    /* sizeof(assign_type): warm-up message length (5.2.6) */
 
+/* IMB-IO: the standard-mode values of the guide's settings_io.h (5.2.1): at most 50
+ * repetitions (10 non-aggregate), 16 MB per sample, I/O portions 0, 1, ..., 2^24 bytes,
+ * no warm-up (5.2.6 names MPI1 and EXT only), one process is enough (5.1.1). */
+#define MB_IMB_IO_MSGSPERSAMPLE  50
+#define MB_IMB_IO_MSGS_NONAGGR   10
+#define MB_IMB_IO_OVERALL_VOL_MB 16
+#define MB_IMB_IO_MAXMSGLOG      24
+#define MB_IMB_IO_NPMIN          1
+#define MB_IMB_IO_FILENAME       "IMB_out" /* settings_io.h FILENAME (5.2.3.2) */
+#define MB_IMB_IO_ASSIGN_SIZE    4         /* sizeof(int), IMB-IO's assign_type (5.2.5) */
+/* TARGET_CPU_SECS (settings_io.h, 5.2.8.3): CPU_Exploit time per non-blocking transfer. */
+#define MB_IMB_TARGET_CPU_SECS 0.1
+
 /* -time: the preparatory run that estimates the repetition count stops doubling once it has
  * used this fraction of the time limit (guide 5.1.2.6 only says "~1 second overhead"). */
 #define MB_IMB_TIME_PROBE_FRACTION 0.01

@@ -1,7 +1,9 @@
 /* The IMB suites (SPEC §1-3): IMB-MPI1 and IMB-EXT are two tables over one driver, and the
  * main job `mpibench run` is, for now, the quick IMB-MPI1 characterisation. */
 #include "core/error.h"
+#include "core/scratch.h"
 #include "core/suite.h"
+#include "imb/imb_cpu.h"
 #include "imb/imb_driver.h"
 #include "imb/imb_header.h"
 #include "imb/imb_options.h"
@@ -10,16 +12,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Whether the plan has a non-blocking I/O benchmark (it needs CPU_Exploit). */
+static int needs_cpu(const struct mb_imb_plan *plan)
+{
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->family->benchmarks[plan->items[i].bench].istart && plan->items[i].q > 0)
+            return 1;
+    return 0;
+}
+
 static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
     struct mb_imb_tally t = {0, 0};
+    struct mb_imb_cpu cpu;
+    struct mb_scratch_signals signals;
+    const int io = mb_imb_family(c)->io;
 
     mb_imb_plan_build(&plan, cfg);
+    if (needs_cpu(&plan)) {
+        /* Every process calibrates its own CPU_Exploit (guide 4.2.5.1, initialize = 1). */
+        mb_imb_cpu_init(&cpu);
+        mb_imb_cpu_calibrate(&cpu, mb_imb_cpu_secs(c));
+        plan.cpu = &cpu;
+    }
+    if (io) {
+        /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun (SPEC §4). */
+        mb_scratch_keep(c->io_keep);
+        mb_scratch_signals_install(&signals);
+    }
     if (ctx->rank == 0)
         mb_imb_header(ctx, cfg, &plan);
     for (size_t i = 0; i < plan.n; i++)
         mb_imb_run_block(ctx, cfg, &plan, &plan.items[i], &t);
+    if (io)
+        mb_scratch_signals_restore(&signals);
+    if (plan.cpu)
+        mb_imb_cpu_free(&cpu);
     tally->rows = t.rows;
     tally->defects = t.defects;
     tally->defects_what = "defects found (see the defects column)";
@@ -54,6 +84,19 @@ const struct mb_suite mb_suite_imb_ext = {
     .positional = mb_imb_positional,
     .validate = mb_imb_validate,
     .usage = mb_imb_usage_ext,
+    .dry_run = mb_imb_dry_run,
+    .run = imb_run,
+    .footer = imb_footer,
+};
+
+const struct mb_suite mb_suite_imb_io = {
+    .name = "imb-io",
+    .legacy = "IMB-IO",
+    .title = "IMB-IO: Intel MPI Benchmarks 3.1 MPI-IO (MPI-2 part)",
+    .settings = &mb_imb_io_settings,
+    .positional = mb_imb_positional,
+    .validate = mb_imb_validate,
+    .usage = mb_imb_usage_io,
     .dry_run = mb_imb_dry_run,
     .run = imb_run,
     .footer = imb_footer,

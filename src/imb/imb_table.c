@@ -181,7 +181,9 @@ const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
                                                  .list_break_after = "Scatterv"};
 
 const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES] = {
-    [MB_IMB_FAMILY_MPI1] = &mb_imb_family_mpi1, [MB_IMB_FAMILY_EXT] = &mb_imb_family_ext};
+    [MB_IMB_FAMILY_MPI1] = &mb_imb_family_mpi1,
+    [MB_IMB_FAMILY_EXT] = &mb_imb_family_ext,
+    [MB_IMB_FAMILY_IO] = &mb_imb_family_io};
 
 int mb_imb_find(const struct mb_imb_family *f, const char *name)
 {

@@ -1,0 +1,464 @@
+/* IMB-IO kernels (IMB guide 4.2.4-4.2.5) and the per-block file (5.2.3.2, 5.2.3.4).
+ *
+ * One transfer of X bytes is shared by the group: each process moves its portion (X split
+ * into Q pieces of whole ints, IMB's rank portion) - to a common file through a tiled view
+ * (indv), explicit offsets (expl) or the shared pointer (shared, ordered when collective), or
+ * to its own file (priv; the S_ benchmarks are one process with its own file). Transfer i
+ * uses the i-th X-byte tile of the file, so the transfers of one loop are disjoint
+ * (4.2.2.2.2). Writes assure completion with sync / barrier / sync (4.2.2.2.1).
+ *
+ * The files are the user's disk: they are created exclusively through core/scratch.h (an
+ * existing file is never taken over without --force), registered for removal on every exit
+ * path, and removed at the end of the block unless -keep. Every MPI-IO call returns its
+ * error (the files use MPI_ERRORS_RETURN) and a failure, or a transfer that moved fewer
+ * bytes than asked (a full disk), ends the run with a message naming the file. */
+#include "core/error.h"
+#include "core/scratch.h"
+#include "imb/imb_bench.h"
+#include "imb/imb_settings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The pattern of a file the read benchmarks read: byte p of the file is
+ * mb_pattern_byte(FILE_RANK, p), whatever process wrote it. */
+enum { FILE_RANK = -1 };
+
+struct io_state {
+    char path[MB_SCRATCH_PATH_MAX];
+    int creator;   /* this process created the file and removes it */
+    MPI_Comm fcomm; /* the file's communicator: the group, or MPI_COMM_SELF */
+    int amode;
+    MPI_Datatype view; /* the tiled filetype, or MPI_DATATYPE_NULL */
+    MPI_Request *reqs;
+    MPI_Status *stats;
+    long nreq;
+};
+
+static struct io_state *state_of(const struct mb_imb_args *a)
+{
+    return a->state;
+}
+
+/* ---- errors -------------------------------------------------------------------------- */
+
+__attribute__((cold, noreturn)) static void io_fail(const struct mb_imb_args *a, int rc,
+                                                    const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING + 128];
+
+    mb_scratch_mpi_message(rc, text, sizeof text);
+    mb_die("%s on '%s' failed: %s", what, state_of(a)->path, text);
+}
+
+__attribute__((cold, noreturn)) static void io_short(const struct mb_imb_args *a,
+                                                     const char *what, int got, size_t want)
+{
+    mb_die("%s on '%s' moved %d of %zu bytes (is the file system full?)", what,
+           state_of(a)->path, got, want);
+}
+
+/* A finished transfer: the call succeeded and moved the whole portion. */
+static inline void io_done(const struct mb_imb_args *a, int rc, const MPI_Status *st,
+                           const char *what)
+{
+    int got = 0;
+
+    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+        io_fail(a, rc, what);
+    MPI_Get_count(st, MPI_BYTE, &got);
+    if (__builtin_expect((size_t)got != a->portion, 0))
+        io_short(a, what, got, a->portion);
+}
+
+static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
+{
+    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+        io_fail(a, rc, what);
+}
+
+/* ---- the block's file ------------------------------------------------------------------ */
+
+/* Writes the read benchmarks' content (IMB_init_file): bytes [0, bytes) of the pattern, with
+ * plain POSIX writes by the process that created the file, before anyone opens it. The
+ * selftest corrupts byte 0, which the check sample reads. */
+static void prefill(const char *path, long long bytes, int selftest)
+{
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = mb_xmalloc(CHUNK);
+    int fd = open(path, O_WRONLY);
+
+    if (fd < 0)
+        mb_die("cannot open '%s' to write its content: %s", path, strerror(errno));
+    for (long long pos = 0; pos < bytes;) {
+        size_t n = bytes - pos < CHUNK ? (size_t)(bytes - pos) : CHUNK;
+        mb_fill_bytes(buf, n, FILE_RANK, (size_t)pos);
+        if (selftest && pos == 0)
+            buf[0] ^= 0x5A;
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(fd, buf + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                mb_die("cannot write the content of '%s': %s", path,
+                       w < 0 ? strerror(errno) : "no progress (is the file system full?)");
+            done += (size_t)w;
+        }
+        pos += (long long)n;
+    }
+    if (close(fd) != 0)
+        mb_die("cannot write the content of '%s': %s", path, strerror(errno));
+    free(buf);
+}
+
+/* Setup (guide 5.2.3.2): the name (IMB_out, _g<group> in Multi mode, _<rank> per process),
+ * exclusive creation by the process that owns it, the read content, then - when all
+ * processes know the file exists - the open with CREATE | RDWR (| UNIQUE_OPEN for private
+ * files) over the file's communicator. */
+void mb_imb_io_setup(struct mb_imb_args *a)
+{
+    const struct mb_imb_bench *b = a->bench;
+    const struct mb_imb_config *c = a->cfg;
+    const int priv = b->file == MB_IMB_PRIVATE_FILES;
+    struct io_state *st = mb_xcalloc(1, sizeof *st);
+    struct mb_error err = {0};
+
+    a->state = st;
+    st->view = MPI_DATATYPE_NULL;
+    st->fcomm = priv ? MPI_COMM_SELF : a->comm;
+    st->amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (priv ? MPI_MODE_UNIQUE_OPEN : 0);
+    st->creator = priv || a->rank == 0;
+    if (mb_scratch_path(st->path, sizeof st->path, c->io_dir, c->io_file ? c->io_file
+                                                                           : MB_IMB_IO_FILENAME,
+                        a->group_no, priv ? a->world_rank : -1, &err) != 0)
+        mb_die("%s", err.msg);
+    if (st->creator) {
+        if (mb_scratch_create(st->path, c->io_force, &err) != 0)
+            mb_die("%s", err.msg);
+        if (b->io.read) {
+            /* A private file holds this process's portions: at most X/Q + one int each. */
+            long long bytes = priv ? a->span / a->size + MB_IMB_IO_ASSIGN_SIZE * a->max_reps
+                                   : a->span;
+            prefill(st->path, bytes, a->selftest);
+        }
+    }
+    MB_MPI(MPI_Barrier(a->comm));
+    st->reqs = mb_xcalloc((size_t)a->max_reps, sizeof *st->reqs);
+    st->stats = mb_xcalloc((size_t)a->max_reps, sizeof *st->stats);
+    if (b->sizeless)
+        return; /* Open_Close opens the file in its kernel */
+    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
+        mb_die("%s", err.msg);
+}
+
+void mb_imb_io_teardown(struct mb_imb_args *a)
+{
+    struct io_state *st = a->state;
+
+    if (a->fh != MPI_FILE_NULL)
+        io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
+    if (st->view != MPI_DATATYPE_NULL)
+        MB_MPI(MPI_Type_free(&st->view));
+    /* Everyone has closed before the owner removes the file. */
+    MB_MPI(MPI_Barrier(a->comm));
+    if (st->creator)
+        (void)mb_scratch_remove(st->path);
+    free(st->reqs);
+    free(st->stats);
+    free(st);
+    a->state = NULL;
+}
+
+/* The portion of this process (IMB_get_rank_portion): X in whole ints, split as evenly as
+ * possible, the first (units mod Q) processes one int more; the last byte is X - 1. */
+void mb_imb_io_prepare(struct mb_imb_args *a)
+{
+    const size_t unit = MB_IMB_IO_ASSIGN_SIZE, x = a->bytes;
+    const size_t units = (x + unit - 1) / unit, q = (size_t)a->size, r = (size_t)a->rank;
+    const size_t base = units / q, extra = units % q;
+    size_t first = (r < extra ? r * (base + 1) : r * base + extra) * unit;
+    size_t last = first + (r < extra ? base + 1 : base) * unit; /* one past */
+
+    if (last > x)
+        last = x;
+    if (first > x)
+        first = x;
+    a->portion = last - first;
+    a->offset = a->bench->file == MB_IMB_PRIVATE_FILES ? 0 : (MPI_Offset)first;
+}
+
+/* Before every timed loop (guide 5.2.8.3: close and re-open the file) the file is opened
+ * afresh and gets the length's view (5.2.3.4: disp 0, etype MPI_BYTE, "native"; filetype
+ * the tiled block for indv), which puts both file pointers at 0. */
+void mb_imb_io_reset(struct mb_imb_args *a)
+{
+    struct io_state *st = a->state;
+    struct mb_error err = {0};
+    MPI_Datatype ftype = MPI_BYTE;
+
+    io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
+    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
+        mb_die("%s", err.msg);
+    if (st->view != MPI_DATATYPE_NULL)
+        MB_MPI(MPI_Type_free(&st->view));
+    if (a->bench->io.tiled && a->portion > 0) {
+        /* One block of the portion at the process's offset in an X-byte tile. */
+        int len = (int)a->portion;
+        MPI_Aint disp = (MPI_Aint)a->offset;
+        MPI_Datatype block, bt = MPI_BYTE;
+        MB_MPI(MPI_Type_create_struct(1, &len, &disp, &bt, &block));
+        MB_MPI(MPI_Type_create_resized(block, 0, (MPI_Aint)a->bytes, &st->view));
+        MB_MPI(MPI_Type_commit(&st->view));
+        MB_MPI(MPI_Type_free(&block));
+        ftype = st->view;
+    }
+    io_ok(a, MPI_File_set_view(a->fh, 0, MPI_BYTE, ftype, "native", a->info),
+          "MPI_File_set_view");
+}
+
+/* Assure completion of writes (4.2.2.2.1): sync, barrier over the file's processes, sync. */
+void mb_imb_io_sync(const struct mb_imb_args *a)
+{
+    io_ok(a, MPI_File_sync(a->fh), "MPI_File_sync");
+    MB_MPI(MPI_Barrier(state_of(a)->fcomm));
+    io_ok(a, MPI_File_sync(a->fh), "MPI_File_sync");
+}
+
+/* ---- blocking transfers (4.2.4.1-4.2.4.9) ---------------------------------------------- */
+
+/* Explicit offset of transfer iter: the process's block in the iter-th tile. */
+static inline MPI_Offset at(const struct mb_imb_args *a, long iter)
+{
+    return a->offset + (MPI_Offset)iter * (MPI_Offset)(a->bench->file == MB_IMB_PRIVATE_FILES
+                                                           ? a->portion
+                                                           : a->bytes);
+}
+
+#define IO_KERNEL(fn, call, what)                                                                  \
+    void mb_imb_io_##fn(const struct mb_imb_args *a, long iter)                                    \
+    {                                                                                              \
+        MPI_Status st;                                                                             \
+        (void)iter;                                                                                \
+        io_done(a, call, &st, what);                                                               \
+    }
+IO_KERNEL(write, MPI_File_write(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, &st), "MPI_File_write")
+IO_KERNEL(write_at, MPI_File_write_at(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_write_at")
+IO_KERNEL(write_shared, MPI_File_write_shared(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_write_shared")
+IO_KERNEL(write_all, MPI_File_write_all(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_write_all")
+IO_KERNEL(write_at_all,
+          MPI_File_write_at_all(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_write_at_all")
+IO_KERNEL(write_ordered, MPI_File_write_ordered(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_write_ordered")
+IO_KERNEL(read, MPI_File_read(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, &st), "MPI_File_read")
+IO_KERNEL(read_at, MPI_File_read_at(a->fh, at(a, iter), a->rbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_read_at")
+IO_KERNEL(read_shared, MPI_File_read_shared(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_read_shared")
+IO_KERNEL(read_all, MPI_File_read_all(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_read_all")
+IO_KERNEL(read_at_all,
+          MPI_File_read_at_all(a->fh, at(a, iter), a->rbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_read_at_all")
+IO_KERNEL(read_ordered, MPI_File_read_ordered(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, &st),
+          "MPI_File_read_ordered")
+#undef IO_KERNEL
+
+/* ---- non-blocking transfers (4.2.5) ------------------------------------------------------
+ * Independent I/O: istart posts requests for transfers first .. first+n-1, iwait completes
+ * them all. Collective I/O has no requests in MPI 3.1's split collectives: begin, then end,
+ * one outstanding per file (the driver runs these rows one transfer at a time). */
+
+#define IO_ISTART(fn, call)                                                                        \
+    void mb_imb_io_##fn(const struct mb_imb_args *a, long first, long n)                          \
+    {                                                                                              \
+        struct io_state *st = a->state;                                                           \
+        for (long i = 0; i < n; i++) {                                                             \
+            const long iter = first + i;                                                           \
+            MPI_Request *req = &st->reqs[i];                                                       \
+            (void)iter;                                                                            \
+            io_ok(a, call, #fn);                                                                   \
+        }                                                                                          \
+        st->nreq = n;                                                                              \
+    }
+IO_ISTART(iwrite, MPI_File_iwrite(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iwrite_at, MPI_File_iwrite_at(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iwrite_shared, MPI_File_iwrite_shared(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iread, MPI_File_iread(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iread_at, MPI_File_iread_at(a->fh, at(a, iter), a->rbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iread_shared, MPI_File_iread_shared(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, req))
+#undef IO_ISTART
+
+void mb_imb_io_waitall(const struct mb_imb_args *a)
+{
+    struct io_state *st = a->state;
+    const int rc = MPI_Waitall((int)st->nreq, st->reqs, st->stats);
+
+    for (long i = 0; i < st->nreq; i++)
+        io_done(a, rc, &st->stats[i], "MPI_Waitall (non-blocking I/O)");
+    st->nreq = 0;
+}
+
+#define IO_SPLIT(fn, begin_call, end_call)                                                         \
+    void mb_imb_io_##fn##_begin(const struct mb_imb_args *a, long first, long n)                  \
+    {                                                                                              \
+        const long iter = first;                                                                   \
+        (void)iter;                                                                                \
+        (void)n;                                                                                   \
+        io_ok(a, begin_call, "MPI_File_" #fn "_begin");                                            \
+    }                                                                                              \
+    void mb_imb_io_##fn##_end(const struct mb_imb_args *a)                                         \
+    {                                                                                              \
+        MPI_Status st;                                                                             \
+        io_done(a, end_call, &st, "MPI_File_" #fn "_end");                                         \
+    }
+IO_SPLIT(write_all, MPI_File_write_all_begin(a->fh, a->sbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_write_all_end(a->fh, a->sbuf, &st))
+IO_SPLIT(write_at_all,
+         MPI_File_write_at_all_begin(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_write_at_all_end(a->fh, a->sbuf, &st))
+IO_SPLIT(write_ordered, MPI_File_write_ordered_begin(a->fh, a->sbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_write_ordered_end(a->fh, a->sbuf, &st))
+IO_SPLIT(read_all, MPI_File_read_all_begin(a->fh, a->rbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_read_all_end(a->fh, a->rbuf, &st))
+IO_SPLIT(read_at_all,
+         MPI_File_read_at_all_begin(a->fh, at(a, iter), a->rbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_read_at_all_end(a->fh, a->rbuf, &st))
+IO_SPLIT(read_ordered, MPI_File_read_ordered_begin(a->fh, a->rbuf, (int)a->portion, MPI_BYTE),
+         MPI_File_read_ordered_end(a->fh, a->rbuf, &st))
+#undef IO_SPLIT
+
+/* ---- Open_Close (4.2.4.10): open, a negligible write, close ---------------------------- */
+
+void mb_imb_io_open_close(const struct mb_imb_args *a, long iter)
+{
+    struct io_state *st = a->state;
+    struct mb_error err = {0};
+    MPI_File fh;
+    MPI_Status status;
+    char dummy = 0;
+
+    (void)iter;
+    if (mb_scratch_open(a->comm, st->path, st->amode, a->info, &fh, &err) != MPI_SUCCESS)
+        mb_die("%s", err.msg);
+    io_ok(a, MPI_File_write(fh, &dummy, 1, MPI_BYTE, &status), "MPI_File_write");
+    io_ok(a, MPI_File_close(&fh), "MPI_File_close");
+}
+
+size_t mb_imb_io_check_none(const struct mb_imb_args *a, long iter)
+{
+    (void)a;
+    (void)iter;
+    return 0;
+}
+
+/* ---- checks (guide 7.2): the driver runs one untimed transfer 0 right after a reset ------ */
+
+/* Writes: read this process's block of tile 0 back (the view hides the other blocks of a
+ * tiled file; explicit and ordered blocks sit at the offset) and compare it with the send
+ * pattern. */
+size_t mb_imb_io_check_write(const struct mb_imb_args *a, long iter)
+{
+    MPI_Status st;
+    const MPI_Offset pos = a->bench->io.tiled ? 0 : a->offset;
+
+    (void)iter;
+    io_done(a, MPI_File_read_at(a->fh, pos, a->rbuf, (int)a->portion, MPI_BYTE, &st), &st,
+            "MPI_File_read_at (check)");
+    return mb_check_bytes(a->rbuf, a->portion, a->rank, 0);
+}
+
+/* The portion of group rank r (as mb_imb_io_prepare computes it for this process). */
+static size_t portion_of(const struct mb_imb_args *a, int r)
+{
+    struct mb_imb_args other = *a;
+    other.rank = r;
+    mb_imb_io_prepare(&other);
+    return other.portion;
+}
+
+/* Where a block was placed is recognised by its first bytes (up to 16): a place matches when
+ * at most a quarter of them differ, so that one wrong byte is counted as one defect rather
+ * than as a block that cannot be found. */
+enum { PROBE = 16 };
+
+static size_t probe_len(size_t n)
+{
+    return n < PROBE ? n : PROBE;
+}
+
+static int probe_matches(const unsigned char *buf, size_t n, int rank, size_t first)
+{
+    const size_t len = probe_len(n);
+    return mb_check_bytes(buf, len, rank, first) <= len / 4;
+}
+
+/* P_[I]Write_shared: the processes' blocks lie in tile 0 in an order nobody chose. Group rank
+ * 0 reads the tile and takes it apart: at each position one block of a process not yet seen
+ * must start (recognised by its first bytes) and continue to its end. Whatever cannot be
+ * attributed counts as wrong. */
+size_t mb_imb_io_check_write_shared(const struct mb_imb_args *a, long iter)
+{
+    MPI_Status st;
+    const size_t x = a->bytes;
+    unsigned char *seen, *buf = (unsigned char *)a->rbuf;
+    size_t pos = 0, wrong = 0;
+
+    (void)iter;
+    if (a->rank != 0)
+        return 0;
+    {
+        int got = 0;
+        io_ok(a, MPI_File_read_at(a->fh, 0, a->rbuf, (int)x, MPI_BYTE, &st),
+              "MPI_File_read_at (check)");
+        MPI_Get_count(&st, MPI_BYTE, &got);
+        if ((size_t)got != x)
+            return x;
+    }
+    seen = mb_xcalloc((size_t)a->size, 1);
+    while (pos < x) {
+        int found = -1;
+        for (int r = 0; r < a->size && found < 0; r++) {
+            size_t len = seen[r] ? 0 : portion_of(a, r);
+            if (len > 0 && len <= x - pos && probe_matches(buf + pos, len, r, 0))
+                found = r;
+        }
+        if (found < 0) {
+            wrong += x - pos;
+            break;
+        }
+        seen[found] = 1;
+        wrong += mb_check_bytes(buf + pos, portion_of(a, found), found, 0);
+        pos += portion_of(a, found);
+    }
+    free(seen);
+    return wrong;
+}
+
+/* Reads: the portion must be the file's content at the block's place in tile 0. */
+size_t mb_imb_io_check_read(const struct mb_imb_args *a, long iter)
+{
+    (void)iter;
+    return mb_check_bytes(a->rbuf, a->portion, FILE_RANK, (size_t)a->offset);
+}
+
+/* P_[I]Read_shared: the block came from wherever the shared pointer was; it must be the file's
+ * content at some place in tile 0 - found by its first bytes, then compared whole. */
+size_t mb_imb_io_check_read_shared(const struct mb_imb_args *a, long iter)
+{
+    const size_t n = a->portion;
+
+    (void)iter;
+    if (n == 0)
+        return 0;
+    for (size_t pos = 0; pos + n <= a->bytes; pos++)
+        if (probe_matches((const unsigned char *)a->rbuf, n, FILE_RANK, pos))
+            return mb_check_bytes(a->rbuf, n, FILE_RANK, pos);
+    return n;
+}
