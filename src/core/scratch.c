@@ -292,6 +292,15 @@ int mb_scratch_register(const char *path, struct mb_error *err)
     return 0;
 }
 
+int mb_scratch_is_ours(const char *path)
+{
+    struct stat st;
+    const int slot = find_slot(path);
+
+    return slot >= 0 && lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_dev == slots[slot].dev && st.st_ino == slots[slot].ino;
+}
+
 void mb_scratch_forget(const char *path)
 {
     int slot = find_slot(path);

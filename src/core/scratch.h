@@ -66,6 +66,11 @@ int mb_scratch_create(const char *path, int force, struct mb_error *err);
  * file's current identity. */
 int mb_scratch_register(const char *path, struct mb_error *err);
 
+/* Whether path is registered by this process and still the file it registered (same device
+ * and inode): a file this run created, which it may overwrite (IMB-IO -keep: the next
+ * benchmark reuses the name). */
+int mb_scratch_is_ours(const char *path);
+
 /* Drops path from the registry without touching the file (it was deleted on close, or is
  * handed on deliberately). Unknown paths are ignored. */
 void mb_scratch_forget(const char *path);

@@ -136,7 +136,9 @@ void mb_imb_io_setup(struct mb_imb_args *a)
                         a->group_no, priv ? a->world_rank : -1, &err) != 0)
         mb_die("%s", err.msg);
     if (st->creator) {
-        if (mb_scratch_create(st->path, c->io_force, &err) != 0)
+        /* With -keep the previous benchmark's file of this name is still there: this run
+         * created it and may overwrite it. */
+        if (mb_scratch_create(st->path, c->io_force || mb_scratch_is_ours(st->path), &err) != 0)
             mb_die("%s", err.msg);
         if (b->io.read) {
             /* A private file holds this process's portions: at most X/Q + one int each. */
@@ -164,7 +166,7 @@ void mb_imb_io_teardown(struct mb_imb_args *a)
         MB_MPI(MPI_Type_free(&st->view));
     /* Everyone has closed before the owner removes the file. */
     MB_MPI(MPI_Barrier(a->comm));
-    if (st->creator)
+    if (st->creator && !a->cfg->io_keep)
         (void)mb_scratch_remove(st->path);
     free(st->reqs);
     free(st->stats);

@@ -138,8 +138,6 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
     const struct name_forms u = forms_of(c);
     int rc;
 
-    if (dir[0] == '\0')
-        return mb_usage(err, "invalid value '' for --dir: expected a directory");
     rc = check_dir(dir, err);
     if (rc == 0)
         rc = check_name(dir, base, cfg->nprocs, err);

@@ -31,6 +31,18 @@ def load_case(table, case_id):
     raise SystemExit(f"{table}: no case {case_id!r}")
 
 
+def snapshot(cwd, paths):
+    """The content of each regular file among paths (relative to cwd): bad input must not
+    touch the user's files (IMB-IO's scratch names, b_eff_io's)."""
+    out = {}
+    for p in paths:
+        full = os.path.join(cwd, p)
+        if os.path.isfile(full) and not os.path.islink(full):
+            with open(full, "rb") as f:
+                out[p] = f.read()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--table", required=True)
@@ -45,6 +57,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
         create_files(cwd, filter(None, files.split(";")))
         before = listing(cwd)
+        contents = snapshot(cwd, before)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),
                                             os.path.join(os.path.abspath(opts.bindir), prog)] + shlex.split(args))
         start = time.monotonic()
@@ -69,6 +82,9 @@ def main():
         left = listing(cwd) - before
         if left:
             problems.append(f"files left behind: {sorted(left)}")
+        changed = [p for p, c in contents.items() if snapshot(cwd, [p]).get(p) != c]
+        if changed:
+            problems.append(f"files the test created were changed or removed: {sorted(changed)}")
         if problems:
             print(f"FAILED: {case_id} with {opts.np} processes: " + "; ".join(problems))
             print(f"command: {shlex.join(cmd)}\n--- stdout\n{proc.stdout[-3000:]}"

@@ -52,15 +52,24 @@ class Family:
     repetition count alone (4.2.2.2, 5.2.8), and the header's title."""
 
     def __init__(self, name, bench, part, msgs=1000, nonaggr=100, vol_mb=40, maxlog=22,
-                 npmin=2, aggregate=(), nonaggr_only=()):
+                 npmin=2, aggregate=(), nonaggr_only=(), aggregate_only=(), overlap=(),
+                 single_q=2, collective_bw=False):
         self.name, self.bench, self.order, self.part = name, bench, list(bench), part
         self.msgs, self.nonaggr, self.vol = msgs, nonaggr, vol_mb * 1048576
         self.maxlog, self.npmin = maxlog, npmin
         self.aggregate, self.nonaggr_only = set(aggregate), set(nonaggr_only)
+        # IMB-IO: reads and non-blocking I/O have one block, "MODE: AGGREGATE" (4.2.2.2,
+        # 4.2.5); non-blocking I/O shows the overlap columns (4.2.5.2); single transfers run
+        # on one process (4.2.1.1); collectives report a throughput (4.2.4.7-9).
+        self.aggregate_only, self.overlap = set(aggregate_only), set(overlap)
+        self.single_q, self.collective_bw = single_q, collective_bw
 
     def modes(self, name):
-        """The blocks per process count: [None], or aggregate then non-aggregate."""
-        return ["aggregate", "non-aggregate"] if name in self.aggregate else [None]
+        """The blocks per process count: [None], aggregate only, or aggregate then
+        non-aggregate."""
+        if name in self.aggregate:
+            return ["aggregate", "non-aggregate"]
+        return ["aggregate"] if name in self.aggregate_only else [None]
 
 
 MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part")  # dict order = guide 3.2 = default run order
@@ -71,6 +80,8 @@ HEADS = {
                  "Mbytes/sec"],
     "range": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
     "sync": ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]",
+                "overlap[%]"],
 }
 
 
@@ -121,7 +132,8 @@ class Invocation:
     """What the IMB-MPI1 command line under test asks for."""
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
-                   "-map", "-input", "--json", "--output-dir", "--timeout", "--info"}
+                   "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
+                   "--dir", "--file", "--cpu-secs"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
@@ -213,10 +225,10 @@ class Invocation:
             cls, _, single, _ = self.fam.bench[name]
             multi = self.multi if self.multi is not None else (0 if prefixed else None)
             if single:
-                if self.nprocs < 2:
+                if self.nprocs < self.fam.single_q:
                     out.append(("skip", name))
                     continue
-                qs = [2]
+                qs = [self.fam.single_q]
             else:
                 qs = q_list(self.nprocs, self.npmin)
             for q in qs:
@@ -230,8 +242,12 @@ class Invocation:
 
 def layout_of(fam, name, multi):
     cls = fam.bench[name][0]
+    if name in fam.overlap:
+        return "overlap"
     if cls == "single":
         return "range_bw" if multi == 0 else "time_bw"
+    if cls == "collective" and fam.collective_bw:
+        return "range_bw"
     return {"parallel": "range_bw", "collective": "range", "other": "range", "sync": "sync"}[cls]
 
 
@@ -301,6 +317,23 @@ def tolerance_mbps(factor, x, t):
     base = factor * x / 1.048576
     lo, hi = max(t - 0.005, 1e-9), t + 0.005
     return base / lo - base / hi + 0.011
+
+
+def check_overlap(shown, line, nums):
+    """Guide 4.2.5.2 with IMB's clamp: overlap = 100 * clamp((t_pure + t_CPU - t_ovrl) /
+    min(t_pure, t_CPU), 0, 1), recomputed from the printed times (2 decimals each)."""
+    t_ovrl, t_pure, t_cpu, overlap = nums[:4]
+    if not 0 <= overlap <= 100:
+        fail(f"{shown}: overlap {overlap} outside 0..100 in {line!r}")
+    if t_cpu <= 0:
+        fail(f"{shown}: t_CPU {t_cpu} is not positive in {line!r}")
+    lo = min(t_pure, t_cpu)
+    if lo < 1:
+        return  # a time of 0.00 leaves the ratio undetermined by the text
+    want = 100 * min(1, max(0, (t_pure + t_cpu - t_ovrl) / lo))
+    slack = 100 * 0.02 / lo + 0.011
+    if abs(want - overlap) > slack:
+        fail(f"{shown}: overlap {overlap} but the times give {want:.2f} in {line!r}")
 
 
 def check_blocks(inv, blocks, skips, opts):
@@ -394,6 +427,10 @@ def check_blocks(inv, blocks, skips, opts):
                 fail(f"{shown}: non-finite or negative value in {line!r}")
             if layout == "time_bw":
                 rec["t_max_text"], rec["mbps_text"] = f[1], f[2]
+            elif layout == "overlap":
+                check_overlap(shown, line, nums)
+                (rec["t_ovrl_text"], rec["t_max_text"], rec["t_cpu_text"],
+                 rec["overlap_text"]) = f[1:5]
             else:
                 tmin, tmax, tavg = nums[0], nums[1], nums[2]
                 if not tmin <= tavg <= tmax:
@@ -432,10 +469,10 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
             continue
         if r["repetitions"] != t["reps"]:
             fail(f"JSON repetitions {r['repetitions']} vs text {t['reps']}")
-        for key in ("t_min", "t_max", "t_avg", "mbps"):
+        for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_cpu", "overlap"):
             if key + "_text" not in t:
                 continue
-            jkey = "mbytes_per_sec" if key == "mbps" else key + "_usec"
+            jkey = {"mbps": "mbytes_per_sec", "overlap": "overlap_percent"}.get(key, key + "_usec")
             if f"{r[jkey]:.2f}" != t[key + "_text"]:
                 fail(f"JSON {jkey} {r[jkey]} prints as {r[jkey]:.2f}, text says {t[key + '_text']}")
         if not 0 < r["t_min_usec"] <= r["t_avg_usec"] * (1 + 1e-12) <= r["t_max_usec"] * (1 + 1e-12):
