@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 long mb_imb_reps(long long x, long msgspersample, long long overall_vol)
 {
@@ -194,10 +195,13 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         return 0;
     mb_imb_plan_build(&plan, cfg);
     lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
-    /* The name column fits ":non-aggr" after IMB-EXT's names; 16 as before otherwise. */
-    for (size_t i = 0; i < plan.n; i++)
-        if (plan.items[i].mode != MB_IMB_MODE_NONE)
-            width = 20;
+    /* The name column fits the longest name with its ":non-aggr"; at least 16. */
+    for (size_t i = 0; i < plan.n; i++) {
+        const int len = (int)strlen(plan.family->benchmarks[plan.items[i].bench].name) +
+                        (plan.items[i].mode != MB_IMB_MODE_NONE ? 9 : 0);
+        if (len > width)
+            width = len;
+    }
     mb_printf(&ctx->out, "# Run plan of %s on %d processes (--dry-run: nothing is measured)\n",
               cfg->prog, cfg->nprocs);
     mb_printf(&ctx->out, "# %-*s %6s %7s %5s %6s %12s %12s %14s\n", width, "benchmark", "Q",
