@@ -86,8 +86,8 @@ struct mb_imb_bench {
     /* One-sided and I/O transfers target disjoint sections (guide 4.2.2.2): the buffers hold
      * one X-byte section per repetition, and iteration i uses section i. */
     int sections;
-    int aggregate;    /* runs in aggregate, then non-aggregate mode (guide Table 1 "x") */
-    int aggregate_only; /* one block, in aggregate mode (IMB-IO reads, non-blocking I/O) */
+    int aggregate;         /* runs in aggregate, then non-aggregate mode (guide Table 1 "x") */
+    int aggregate_only;    /* one block, in aggregate mode (IMB-IO reads, non-blocking I/O) */
     enum mb_imb_file file; /* IMB-IO: the block's scratch file(s) */
     struct mb_imb_io io;
     int nonaggr_reps; /* one block with the non-aggregate repetition count (Window) */

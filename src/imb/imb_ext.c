@@ -110,8 +110,8 @@ static void put_batch(const struct mb_imb_args *a, long first, long n, int targe
     const MPI_Win win = a->win;
 
     for (long i = first; i < first + n; i++)
-        MB_MPI(MPI_Put(base + (size_t)i * ss, count, MPI_BYTE, target,
-                       (MPI_Aint)((size_t)i * rs), count, MPI_BYTE, win));
+        MB_MPI(MPI_Put(base + (size_t)i * ss, count, MPI_BYTE, target, (MPI_Aint)((size_t)i * rs),
+                       count, MPI_BYTE, win));
 }
 
 static void get_batch(const struct mb_imb_args *a, long first, long n, int target)
@@ -122,8 +122,8 @@ static void get_batch(const struct mb_imb_args *a, long first, long n, int targe
     const MPI_Win win = a->win;
 
     for (long i = first; i < first + n; i++)
-        MB_MPI(MPI_Get(base + (size_t)i * rs, count, MPI_BYTE, target,
-                       (MPI_Aint)((size_t)i * ss), count, MPI_BYTE, win));
+        MB_MPI(MPI_Get(base + (size_t)i * rs, count, MPI_BYTE, target, (MPI_Aint)((size_t)i * ss),
+                       count, MPI_BYTE, win));
 }
 
 static void get_from(const struct mb_imb_args *a, long iter, int target)

@@ -29,7 +29,7 @@ enum { FILE_RANK = -1 };
 
 struct io_state {
     char path[MB_SCRATCH_PATH_MAX];
-    int creator;   /* this process created the file and removes it */
+    int creator;    /* this process created the file and removes it */
     MPI_Comm fcomm; /* the file's communicator: the group, or MPI_COMM_SELF */
     int amode;
     MPI_Datatype view; /* the tiled filetype, or MPI_DATATYPE_NULL */
@@ -54,11 +54,11 @@ __attribute__((cold, noreturn)) static void io_fail(const struct mb_imb_args *a,
     mb_die("%s on '%s' failed: %s", what, state_of(a)->path, text);
 }
 
-__attribute__((cold, noreturn)) static void io_short(const struct mb_imb_args *a,
-                                                     const char *what, int got, size_t want)
+__attribute__((cold, noreturn)) static void io_short(const struct mb_imb_args *a, const char *what,
+                                                     int got, size_t want)
 {
-    mb_die("%s on '%s' moved %d of %zu bytes (is the file system full?)", what,
-           state_of(a)->path, got, want);
+    mb_die("%s on '%s' moved %d of %zu bytes (is the file system full?)", what, state_of(a)->path,
+           got, want);
 }
 
 /* A finished transfer: the call succeeded and moved the whole portion. */
@@ -131,9 +131,9 @@ void mb_imb_io_setup(struct mb_imb_args *a)
     st->fcomm = priv ? MPI_COMM_SELF : a->comm;
     st->amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (priv ? MPI_MODE_UNIQUE_OPEN : 0);
     st->creator = priv || a->rank == 0;
-    if (mb_scratch_path(st->path, sizeof st->path, c->io_dir, c->io_file ? c->io_file
-                                                                           : MB_IMB_IO_FILENAME,
-                        a->group_no, priv ? a->world_rank : -1, &err) != 0)
+    if (mb_scratch_path(st->path, sizeof st->path, c->io_dir,
+                        c->io_file ? c->io_file : MB_IMB_IO_FILENAME, a->group_no,
+                        priv ? a->world_rank : -1, &err) != 0)
         mb_die("%s", err.msg);
     if (st->creator) {
         /* With -keep the previous benchmark's file of this name is still there: this run
@@ -142,8 +142,8 @@ void mb_imb_io_setup(struct mb_imb_args *a)
             mb_die("%s", err.msg);
         if (b->io.read) {
             /* A private file holds this process's portions: at most X/Q + one int each. */
-            long long bytes = priv ? a->span / a->size + MB_IMB_IO_ASSIGN_SIZE * a->max_reps
-                                   : a->span;
+            long long bytes =
+                priv ? a->span / a->size + MB_IMB_IO_ASSIGN_SIZE * a->max_reps : a->span;
             prefill(st->path, bytes, a->selftest);
         }
     }
@@ -217,8 +217,13 @@ void mb_imb_io_reset(struct mb_imb_args *a)
         MB_MPI(MPI_Type_free(&block));
         ftype = st->view;
     }
-    io_ok(a, MPI_File_set_view(a->fh, 0, MPI_BYTE, ftype, "native", a->info),
-          "MPI_File_set_view");
+    /* The default view of a freshly opened file is exactly disp 0, MPI_BYTE, MPI_BYTE,
+     * "native" (MPI-3.1 13.3): setting it again only matters for the tiled filetype or for
+     * hints, and Open MPI's ompio takes a slower path for small transfers once a view was
+     * set explicitly (docs/performance.md). */
+    if (ftype != MPI_BYTE || a->info != MPI_INFO_NULL)
+        io_ok(a, MPI_File_set_view(a->fh, 0, MPI_BYTE, ftype, "native", a->info),
+              "MPI_File_set_view");
 }
 
 /* Assure completion of writes (4.2.2.2.1): sync, barrier over the file's processes, sync. */
@@ -234,9 +239,9 @@ void mb_imb_io_sync(const struct mb_imb_args *a)
 /* Explicit offset of transfer iter: the process's block in the iter-th tile. */
 static inline MPI_Offset at(const struct mb_imb_args *a, long iter)
 {
-    return a->offset + (MPI_Offset)iter * (MPI_Offset)(a->bench->file == MB_IMB_PRIVATE_FILES
-                                                           ? a->portion
-                                                           : a->bytes);
+    return a->offset +
+           (MPI_Offset)iter *
+               (MPI_Offset)(a->bench->file == MB_IMB_PRIVATE_FILES ? a->portion : a->bytes);
 }
 
 #define IO_KERNEL(fn, call, what)                                                                  \
@@ -278,9 +283,9 @@ IO_KERNEL(read_ordered, MPI_File_read_ordered(a->fh, a->rbuf, (int)a->portion, M
  * one outstanding per file (the driver runs these rows one transfer at a time). */
 
 #define IO_ISTART(fn, call)                                                                        \
-    void mb_imb_io_##fn(const struct mb_imb_args *a, long first, long n)                          \
+    void mb_imb_io_##fn(const struct mb_imb_args *a, long first, long n)                           \
     {                                                                                              \
-        struct io_state *st = a->state;                                                           \
+        struct io_state *st = a->state;                                                            \
         for (long i = 0; i < n; i++) {                                                             \
             const long iter = first + i;                                                           \
             MPI_Request *req = &st->reqs[i];                                                       \
@@ -290,7 +295,8 @@ IO_KERNEL(read_ordered, MPI_File_read_ordered(a->fh, a->rbuf, (int)a->portion, M
         st->nreq = n;                                                                              \
     }
 IO_ISTART(iwrite, MPI_File_iwrite(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, req))
-IO_ISTART(iwrite_at, MPI_File_iwrite_at(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE, req))
+IO_ISTART(iwrite_at,
+          MPI_File_iwrite_at(a->fh, at(a, iter), a->sbuf, (int)a->portion, MPI_BYTE, req))
 IO_ISTART(iwrite_shared, MPI_File_iwrite_shared(a->fh, a->sbuf, (int)a->portion, MPI_BYTE, req))
 IO_ISTART(iread, MPI_File_iread(a->fh, a->rbuf, (int)a->portion, MPI_BYTE, req))
 IO_ISTART(iread_at, MPI_File_iread_at(a->fh, at(a, iter), a->rbuf, (int)a->portion, MPI_BYTE, req))
@@ -308,7 +314,7 @@ void mb_imb_io_waitall(const struct mb_imb_args *a)
 }
 
 #define IO_SPLIT(fn, begin_call, end_call)                                                         \
-    void mb_imb_io_##fn##_begin(const struct mb_imb_args *a, long first, long n)                  \
+    void mb_imb_io_##fn##_begin(const struct mb_imb_args *a, long first, long n)                   \
     {                                                                                              \
         const long iter = first;                                                                   \
         (void)iter;                                                                                \

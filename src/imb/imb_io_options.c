@@ -109,8 +109,8 @@ static int check_name(const char *dir, const char *base, int nprocs, struct mb_e
     return mb_scratch_pathf(path, sizeof path, err, dir, "%s_g%d_%d", base, nprocs, nprocs);
 }
 
-static int check_existing(const char *dir, const char *base, const struct name_forms *u,
-                          int nprocs, struct mb_error *err)
+static int check_existing(const char *dir, const char *base, const struct name_forms *u, int nprocs,
+                          struct mb_error *err)
 {
     DIR *d = opendir(dir);
     struct dirent *e;

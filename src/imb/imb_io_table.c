@@ -18,23 +18,35 @@
 
 /* A blocking write and its non-blocking twin (start, wait; one_by_one for split collectives). */
 #define WRITE(label, cls, exact, file, tiled, shptr, fn, chk, rsplit)                              \
-    {IO_ROW(label, cls, exact, file, rsplit), .io = {0, tiled, shptr}, .aggregate = 1,             \
-     .complete = mb_imb_io_sync, .kernel = mb_imb_io_##fn, .check = mb_imb_io_check_##chk}
+    {                                                                                              \
+        IO_ROW(label, cls, exact, file, rsplit),                                                   \
+            .io = {0, tiled, shptr}, .aggregate = 1, .complete = mb_imb_io_sync,                   \
+            .kernel = mb_imb_io_##fn, .check = mb_imb_io_check_##chk                               \
+    }
 #define IWRITE(label, cls, exact, file, tiled, shptr, fn, chk, rsplit, start, wait, obo)           \
-    {IO_ROW(label, cls, exact, file, rsplit), .io = {0, tiled, shptr}, .aggregate_only = 1,        \
-     .complete = mb_imb_io_sync, .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start,           \
-     .iwait = mb_imb_io_##wait, .one_by_one = obo, .check = mb_imb_io_check_##chk}
+    {                                                                                              \
+        IO_ROW(label, cls, exact, file, rsplit),                                                   \
+            .io = {0, tiled, shptr}, .aggregate_only = 1, .complete = mb_imb_io_sync,              \
+            .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start, .iwait = mb_imb_io_##wait,      \
+            .one_by_one = obo, .check = mb_imb_io_check_##chk                                      \
+    }
 #define READ(label, cls, exact, file, tiled, shptr, fn, chk)                                       \
-    {IO_ROW(label, cls, exact, file, 1), .io = {1, tiled, shptr}, .aggregate_only = 1,             \
-     .kernel = mb_imb_io_##fn, .check = mb_imb_io_check_##chk}
+    {                                                                                              \
+        IO_ROW(label, cls, exact, file, 1), .io = {1, tiled, shptr}, .aggregate_only = 1,          \
+                                            .kernel = mb_imb_io_##fn,                              \
+                                            .check = mb_imb_io_check_##chk                         \
+    }
 #define IREAD(label, cls, exact, file, tiled, shptr, fn, chk, start, wait, obo)                    \
-    {IO_ROW(label, cls, exact, file, 1), .io = {1, tiled, shptr}, .aggregate_only = 1,             \
-     .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start, .iwait = mb_imb_io_##wait,             \
-     .one_by_one = obo, .check = mb_imb_io_check_##chk}
+    {                                                                                              \
+        IO_ROW(label, cls, exact, file, 1), .io = {1, tiled, shptr}, .aggregate_only = 1,          \
+                                            .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start, \
+                                            .iwait = mb_imb_io_##wait, .one_by_one = obo,          \
+                                            .check = mb_imb_io_check_##chk                         \
+    }
 
-#define S MB_IMB_SINGLE
-#define P MB_IMB_PARALLEL
-#define C MB_IMB_COLLECTIVE
+#define S   MB_IMB_SINGLE
+#define P   MB_IMB_PARALLEL
+#define C   MB_IMB_COLLECTIVE
 #define OWN MB_IMB_PRIVATE_FILES
 #define ONE MB_IMB_SHARED_FILE
 

@@ -223,8 +223,8 @@ static void show_multi(const struct mb_config *cfg, char *buf, size_t len)
 static void show_off_cache(const struct mb_config *cfg, char *buf, size_t len)
 {
     if (mb_imb_cfg(cfg)->cache_bytes == 0)
-        snprintf(buf, len, "%s", mb_imb_cfg(cfg)->off_cache_mb != 0 ? "off (not effective for IMB-IO)"
-                                                                      : "off");
+        snprintf(buf, len, "%s",
+                 mb_imb_cfg(cfg)->off_cache_mb != 0 ? "off (not effective for IMB-IO)" : "off");
     else
         snprintf(
             buf, len, "%.3f MB cache%s, %llu B lines", mb_imb_cfg(cfg)->cache_bytes / 1048576.0,
@@ -426,14 +426,14 @@ static const struct mb_option_set ext_set = {ext_options,
 
 static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", mb_imb_cfg(cfg)->io_dir ? mb_imb_cfg(cfg)->io_dir
-                                                     : ". (the working directory)");
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->io_dir ? mb_imb_cfg(cfg)->io_dir : ". (the working directory)");
 }
 
 static void show_file_name(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", mb_imb_cfg(cfg)->io_file ? mb_imb_cfg(cfg)->io_file
-                                                      : MB_IMB_IO_FILENAME);
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->io_file ? mb_imb_cfg(cfg)->io_file : MB_IMB_IO_FILENAME);
 }
 
 static void show_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
@@ -547,10 +547,11 @@ void mb_imb_usage_ext(FILE *out)
 
 void mb_imb_usage_io(FILE *out)
 {
-    family_usage(out, mb_imb_families[MB_IMB_FAMILY_IO],
-                 "  mpirun -np 8 IMB-IO\n"
-                 "  mpirun -np 14 IMB-IO P_Read_shared -npmin 7\n"
-                 "  mpirun -np 4 IMB-IO S_Write_indv P_IRead_priv --dir /scratch/me -msglen lens\n");
+    family_usage(
+        out, mb_imb_families[MB_IMB_FAMILY_IO],
+        "  mpirun -np 8 IMB-IO\n"
+        "  mpirun -np 14 IMB-IO P_Read_shared -npmin 7\n"
+        "  mpirun -np 4 IMB-IO S_Write_indv P_IRead_priv --dir /scratch/me -msglen lens\n");
 }
 
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)

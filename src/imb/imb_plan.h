@@ -29,8 +29,8 @@ struct mb_imb_plan {
     const struct mb_imb_family *family;
     struct mb_imb_item *items;
     size_t n;
-    int *order;    /* position -> world rank (-map) */
-    int *position; /* world rank -> position */
+    int *order;             /* position -> world rank (-map) */
+    int *position;          /* world rank -> position */
     struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
 };
 

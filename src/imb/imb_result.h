@@ -47,7 +47,7 @@ struct mb_result {
     /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the
      * CPU exploited, the undisturbed CPU time and the overlap in percent. */
     double t_ovrl, t_cpu, overlap_pct;
-    long long defects;          /* -1 when not checked */
+    long long defects; /* -1 when not checked */
     enum mb_row_status status;
     double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */
 };
