@@ -17,11 +17,8 @@
 #include "imb/imb_bench.h"
 #include "imb/imb_settings.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The pattern of a file the read benchmarks read: byte p of the file is
  * mb_pattern_byte(FILE_RANK, p), whatever process wrote it. */
@@ -82,35 +79,42 @@ static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
 
 /* ---- the block's file ------------------------------------------------------------------ */
 
-/* Writes the read benchmarks' content (IMB_init_file): bytes [0, bytes) of the pattern, with
- * plain POSIX writes by the process that created the file, before anyone opens it. The
- * selftest corrupts byte 0, which the check sample reads. */
-static void prefill(const char *path, long long bytes, int selftest)
+/* Writes the read benchmarks' content (IMB_init_file): bytes [0, bytes) of the pattern, in
+ * 1 MiB pieces through MPI-IO on MPI_COMM_SELF by the process that created the file, before
+ * anyone else opens it, as the original does. The selftest corrupts byte 0, which the check
+ * transfer reads. */
+static void prefill(const struct mb_imb_args *a, const char *path, long long bytes)
 {
     enum { CHUNK = 1 << 20 };
     unsigned char *buf = mb_xmalloc(CHUNK);
-    int fd = open(path, O_WRONLY);
+    struct mb_error err = {0};
+    MPI_File fh;
 
-    if (fd < 0)
-        mb_die("cannot open '%s' to write its content: %s", path, strerror(errno));
+    if (mb_scratch_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh, &err) !=
+        MPI_SUCCESS)
+        mb_die("%s", err.msg);
     for (long long pos = 0; pos < bytes;) {
-        size_t n = bytes - pos < CHUNK ? (size_t)(bytes - pos) : CHUNK;
-        mb_fill_bytes(buf, n, FILE_RANK, (size_t)pos);
-        if (selftest && pos == 0)
+        const int n = bytes - pos < CHUNK ? (int)(bytes - pos) : CHUNK;
+        MPI_Status st;
+        int got = 0, rc;
+        mb_fill_bytes(buf, (size_t)n, FILE_RANK, (size_t)pos);
+        if (a->selftest && pos == 0)
             buf[0] ^= 0x5A;
-        for (size_t done = 0; done < n;) {
-            ssize_t w = write(fd, buf + done, n - done);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                mb_die("cannot write the content of '%s': %s", path,
-                       w < 0 ? strerror(errno) : "no progress (is the file system full?)");
-            done += (size_t)w;
+        rc = MPI_File_write(fh, buf, n, MPI_BYTE, &st);
+        if (rc != MPI_SUCCESS) {
+            char text[MPI_MAX_ERROR_STRING + 128];
+            mb_scratch_mpi_message(rc, text, sizeof text);
+            mb_die("cannot write the content of '%s': %s", path, text);
         }
-        pos += (long long)n;
+        MPI_Get_count(&st, MPI_BYTE, &got);
+        if (got != n)
+            mb_die("MPI_File_write on '%s' (its content) moved %d of %d bytes (is the file "
+                   "system full?)",
+                   path, got, n);
+        pos += n;
     }
-    if (close(fd) != 0)
-        mb_die("cannot write the content of '%s': %s", path, strerror(errno));
+    if (MPI_File_close(&fh) != MPI_SUCCESS)
+        mb_die("cannot write the content of '%s': MPI_File_close failed", path);
     free(buf);
 }
 
@@ -144,7 +148,7 @@ void mb_imb_io_setup(struct mb_imb_args *a)
             /* A private file holds this process's portions: at most X/Q + one int each. */
             long long bytes =
                 priv ? a->span / a->size + MB_IMB_IO_ASSIGN_SIZE * a->max_reps : a->span;
-            prefill(st->path, bytes, a->selftest);
+            prefill(a, st->path, bytes);
         }
     }
     MB_MPI(MPI_Barrier(a->comm));
