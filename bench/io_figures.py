@@ -4,7 +4,8 @@
 The figures the IMB-IO issue asks for, measured in one run (runs alternate between the
 programs, so a drift of the machine's load favours none; medians of --runs rounds):
 
-1. Harness cost: S_Write_Indv and S_Read_Indv (aggregate mode, one process) against
+1. Harness cost: S_Write_Indv and S_Read_Indv (aggregate mode, one process; the second of
+   two identical loops, as the reference reports its second pass) against
    bench/ref_io.c (mb_ref_io: the same MPI_File_write / MPI_File_read loop, the same
    completion, nothing else) at a small length (per-call cost; --small, default 4 KiB) and
    at 16 MiB (--big), same repetitions (-iter set so; checked in the JSON). Goal: IMB-IO
@@ -37,19 +38,28 @@ GOAL = 0.05
 
 
 def imb_io(mpiexec, build, tmp, scratch, bench, size, reps, np=1):
-    """Mbytes/sec of the aggregate row of one IMB-IO benchmark at one length on np processes."""
+    """Mbytes/sec of the aggregate row of one IMB-IO benchmark at one length on np processes.
+    The length is listed twice and the second row counts: a process's first MPI-IO loop pays
+    a one-time cost (cold code paths; IMB-IO has no warm-up, guide 5.2.6), which mb_ref_io
+    excludes the same way (it reports its second pass)."""
     path = os.path.join(tmp, "io.jsonl")
+    lens = os.path.join(tmp, f"twice{size}")
+    with open(lens, "w") as f:
+        f.write(f"{size}\n{size}\n")
     run(mpiexec + ["-np", str(np), os.path.join(build, "IMB-IO"), bench, "-npmin", str(np),
-                   "-msglen", lenfile(tmp, size), "-iter", iter_arg(size, reps), "--dir", scratch,
+                   "-msglen", lens, "-iter", iter_arg(size, reps), "--dir", scratch,
                    "--json", path, "--quiet"])
+    rows = []
     with open(path) as f:
         for line in f:
             r = json.loads(line)
             if r["type"] == "result" and r.get("mode") == "aggregate" and r["processes"] == np:
                 if r["repetitions"] != reps or r["status"] != "ok":
                     sys.exit(f"IMB-IO {bench} ran {r['repetitions']} repetitions, not {reps}")
-                return r["mbytes_per_sec"]
-    sys.exit(f"IMB-IO {bench}: no aggregate row on {np} processes")
+                rows.append(r["mbytes_per_sec"])
+    if len(rows) != 2:
+        sys.exit(f"IMB-IO {bench}: {len(rows)} aggregate rows on {np} processes, expected 2")
+    return rows[1]
 
 
 def ref_io(mpiexec, build, scratch, what, size, reps):
