@@ -368,9 +368,7 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
     r->a.span = 0;
     r->a.max_reps = 1;
     for (size_t k = 0; k < nlen; k++) {
-        const long n = mb_imb_reps_of(r->b, MB_IMB_AGGREGATE, lens[k], c);
-        const long m = mb_imb_reps_of(r->b, MB_IMB_NON_AGGREGATE, lens[k], c);
-        const long most = n > m ? n : m;
+        const long most = mb_imb_reps_most(r->b, lens[k], c);
         if (most > r->a.max_reps)
             r->a.max_reps = most;
         if ((long long)most * lens[k] > r->a.span)

@@ -445,9 +445,10 @@ size_t mb_imb_io_check_write_shared(const struct mb_imb_args *a, long iter)
             wrong += x - pos;
             break;
         }
+        const size_t len = portion_of(a, found);
         seen[found] = 1;
-        wrong += mb_check_bytes(buf + pos, portion_of(a, found), found, 0);
-        pos += portion_of(a, found);
+        wrong += mb_check_bytes(buf + pos, len, found, 0);
+        pos += len;
     }
     free(seen);
     return wrong;

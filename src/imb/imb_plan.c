@@ -54,6 +54,13 @@ long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long lo
                        mb_imb_overall_vol(c));
 }
 
+long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb_imb_config *c)
+{
+    const long n = mb_imb_reps_of(b, MB_IMB_AGGREGATE, x, c);
+    const long m = mb_imb_reps_of(b, MB_IMB_NON_AGGREGATE, x, c);
+    return n > m ? n : m;
+}
+
 size_t mb_imb_max_lengths(const struct mb_imb_config *c)
 {
     return c->lengths ? c->n_lengths : (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
@@ -106,9 +113,7 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
         /* One section per repetition of either mode (the aggregate count is the larger), so
          * that the transfers of one epoch are disjoint (guide 4.2.2.2, Table 20's
          * 2 max(X, OVERALL_VOL)); off-cache may ask for more. */
-        long n = mb_imb_reps_of(b, MB_IMB_AGGREGATE, x, c);
-        long m = mb_imb_reps_of(b, MB_IMB_NON_AGGREGATE, x, c);
-        size_t sections = (size_t)(n > m ? n : m);
+        size_t sections = (size_t)mb_imb_reps_most(b, x, c);
         if (c->cache_bytes == 0) {
             d.slots.sstride = d.sbytes;
             d.slots.rstride = d.rbytes;

@@ -53,6 +53,10 @@ double mb_imb_cpu_secs(const struct mb_imb_config *c);
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
                     const struct mb_imb_config *c);
 
+/* The larger of the aggregate and non-aggregate repetition counts at length x: how many
+ * disjoint sections (IMB-EXT) or file tiles (IMB-IO) a block's loops may touch. */
+long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb_imb_config *c);
+
 /* Message lengths of a benchmark (guide 5.2.4): the family's standard 0, 1, 2, 4, ... list or
  * the -msglen list, rounded down to whole elements (floats for reductions). Barrier has one
  * row. Returns the count; out needs room for mb_imb_max_lengths(c) values. */

@@ -99,7 +99,7 @@ def check_cpu_column(run):
 def check_files(run):
     opts = run.opts
     for spec in opts.file:
-        name, _, content = spec.partition("=")
+        name, content = mbcheck.file_spec(spec)
         if name.endswith("/"):
             continue
         path = run.path(name)
@@ -110,7 +110,7 @@ def check_files(run):
         if not os.path.isfile(path):
             fail(f"the run removed {name}, a file it did not create")
         with open(path) as f:
-            if f.read() != content.replace("\\n", "\n"):
+            if f.read() != content:
                 fail(f"the run changed {name}, a file it did not create")
 
 

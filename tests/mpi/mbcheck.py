@@ -57,8 +57,8 @@ Failure, fail(msg), check(cond, msg)
 load_jsonl(path, schema=None) -> list of records
     One JSON object per non-empty line, each valid against the schema file (if given; needs
     python3-jsonschema), a "header" record first and a "summary" record last.
-create_files(cwd, specs), listing(cwd)
-    Create NAME=CONTENT specs in cwd; the set of every path below cwd (relative).
+file_spec(spec), create_files(cwd, specs), listing(cwd)
+    A NAME=CONTENT spec as (NAME, CONTENT); create such specs in cwd; the set of every path below cwd (relative).
 """
 import argparse
 import json
@@ -70,8 +70,8 @@ import sys
 import tempfile
 import time
 
-__all__ = ["Failure", "fail", "check", "parser", "main", "Run", "load_jsonl", "create_files",
-           "listing"]
+__all__ = ["Failure", "fail", "check", "parser", "main", "Run", "load_jsonl", "file_spec",
+           "create_files", "listing"]
 
 
 class Failure(Exception):
@@ -89,16 +89,22 @@ def check(cond, msg):
 
 # ---- files -----------------------------------------------------------------------------
 
+def file_spec(spec):
+    """(NAME, CONTENT) of a NAME=CONTENT spec, "\\n" in CONTENT turned into newlines."""
+    name, _, content = spec.partition("=")
+    return name, content.replace("\\n", "\n")
+
+
 def create_files(cwd, specs):
     """Create each NAME=CONTENT spec in cwd ("\\n" in CONTENT = newline; NAME/ = a directory)."""
     for spec in specs:
-        name, _, content = spec.partition("=")
+        name, content = file_spec(spec)
         path = os.path.join(cwd, name)
         if name.endswith("/"):
             os.makedirs(path)
         else:
             with open(path, "w") as f:
-                f.write(content.replace("\\n", "\n"))
+                f.write(content)
 
 
 def listing(cwd):
