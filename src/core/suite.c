@@ -12,22 +12,20 @@ extern const struct mb_suite mb_suite_imb_ext;
 extern const struct mb_suite mb_suite_imb_io;
 extern const struct mb_suite mb_suite_run;
 extern const struct mb_suite mb_suite_beff;
+extern const struct mb_suite mb_suite_beffio;
 extern const struct mb_suite mb_suite_presta_com;
 extern const struct mb_suite mb_suite_presta_laten;
 extern const struct mb_suite mb_suite_presta_rma;
 extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
 
-/* Suites not built yet answer "not implemented yet" (run == NULL). */
-static const struct mb_suite suite_beffio = {
-    .name = "beffio", .legacy = "b_eff_io", .title = "b_eff_io effective I/O bandwidth"};
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
     &mb_suite_imb_mpi1,
     &mb_suite_imb_ext,
     &mb_suite_imb_io,
     &mb_suite_beff,
-    &suite_beffio,
+    &mb_suite_beffio,
     &mb_suite_presta_com,
     &mb_suite_presta_laten,
     &mb_suite_presta_rma,

@@ -1,0 +1,287 @@
+/* b_eff_io's measurement (beff.md B5): release 2.0's order - every partition writes, then
+ * every partition rewrites (type 0 unless -rewrite), then every partition reads (seed 000
+ * §5) - and the time-driven write loop. The only b_eff_io code that reads the clock.
+ *
+ * Timing follows b_eff_io 2.1 (B5.5): a pattern is timed from a barrier of its partition to
+ * the barrier after its last call (and, for writes, after MPI_File_sync); a type from the
+ * open (between barriers) to the close (plus barrier). The write pass of types 0-2 repeats
+ * each pattern while the elapsed time times (r+1)/r stays within the pattern's share
+ * Tn x U / ΣU, rank 0 deciding after a barrier and broadcasting (B5.2); every other pass and
+ * type repeats the write pass's counts, so that reads find what was written (B5.3, B4). */
+#include "beffio/beffio_run.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/report_text.h"
+#include "core/watchdog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct pass_state {
+    struct mb_bio_file f;
+    double t_type;              /* sums of the current type (rank 0's clock) */
+    double sched_sum, meas_sum; /* -adapt: budget and time of the timed patterns so far */
+    double disk_used;           /* bytes the write pass has put on disk, all processes */
+    double disk_budget;
+    long long errors; /* this process's data errors in this pass */
+};
+
+static void barrier(MPI_Comm comm)
+{
+    MB_MPI(MPI_Barrier(comm));
+}
+
+static void arm(const struct mb_bio_run *r, int a, int n, int p, long long l)
+{
+    char label[256];
+
+    if (!r->ctx->wd)
+        return;
+    snprintf(label, sizeof label,
+             "b_eff_io %s pass, partition of %d processes, pattern %d (%s, chunk %lld bytes)",
+             mb_bio_access_name[a], n, p, mb_bio_type_name[mb_bio_table[p].type], l);
+    mb_watchdog_arm(r->ctx->wd, label);
+}
+
+/* Rank 0's continue decision for the time-driven write loop (beff.md B5.2): 1 go on, 0 the
+ * time is up, 2 the disk budget - mpibench's addition: the files of all partitions stay until
+ * the read pass, so a loop stops before its partition's files could outgrow their share of
+ * the free space (types 3 and 4 later write about as much as type 2: counted three times). */
+static char keep_going(const struct pass_state *ps, double elapsed, long long reps, double tp,
+                       double next_bytes)
+{
+    if (elapsed * (double)(reps + 1) / (double)reps > tp)
+        return 0;
+    return ps->disk_used + next_bytes <= ps->disk_budget ? 1 : 2;
+}
+
+/* One pattern of one pass on one partition (all its processes). */
+static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
+                    int a, int p, double tu)
+{
+    const struct mb_bio_pattern *q = &mb_bio_table[p];
+    const MPI_Comm comm = r->comm[i];
+    struct mb_bio_meas *m = &d->m[i][a][p];
+    const long long l = mb_bio_chunk(p, r->lmax, d->fill[i]);
+    const long long L = mb_bio_call(p, r->lmax, d->fill[i]);
+    const struct mb_bio_step s = {p, a, i, (int)(L / 8), (int)(l / 8), d->lseg[i]};
+    const int timed = a == MB_BIO_WRITE && q->type <= MB_BIO_SEPARATE;
+    const int n = ps->f.n, root = ps->f.rank == 0;
+    const int check = r->cfg->common.check;
+    const double factor = q->type == MB_BIO_SEPARATE ? 3.0 : 1.0;
+    double tp = timed ? tu * q->U : 0, t0, t;
+    long long reps = 0, shown = 0, errors = 0;
+    char conti = 1;
+
+    if (timed && r->b->adapt && p >= 1 && q->U != 0 && ps->meas_sum > ps->sched_sum)
+        tp = tp / (0.5 * (1.0 + ps->meas_sum / ps->sched_sum)); /* beff.md B5.4 */
+    memset(m, 0, sizeof *m);
+    if (root)
+        arm(r, a, n, p, l);
+    barrier(comm);
+    t0 = mb_now();
+    mb_bio_view(r, &ps->f, &s);
+    do {
+        const double ti = mb_now();
+        if (a != MB_BIO_READ)
+            mb_bio_stamp(r, &s, reps, r->cfg->common.selftest && r->ctx->rank == 0);
+        mb_bio_transfer(r, &ps->f, &s);
+        if (a == MB_BIO_READ)
+            errors += mb_bio_verify(r, &s, reps, &shown);
+        else if (check)
+            mb_bio_unstamp(r, &s);
+        reps++;
+        t = mb_now();
+        m->t_last_io = t - ti;
+        if (timed) {
+            double tb = t, tc;
+            barrier(comm);
+            tc = mb_now();
+            m->t_barrier += tc - tb;
+            if (root)
+                conti = keep_going(ps, tc - t0, reps, tp,
+                                   factor * (double)n * (double)L * (double)(reps + 1));
+            if (root)
+                m->disk_stop = conti == 2;
+            MB_MPI(MPI_Bcast(&conti, 1, MPI_CHAR, 0, comm));
+            t = mb_now();
+            m->t_bcast += t - tc;
+            m->t_last_tail = t - tb;
+        }
+    } while (timed ? conti == 1 : reps < d->rep[i][p]);
+    if (a != MB_BIO_READ) {
+        double tb = mb_now(), ts;
+        barrier(comm);
+        ts = mb_now();
+        m->t_barrier += ts - tb;
+        mb_bio_sync(r, &ps->f);
+        m->t_sync = mb_now() - ts;
+    }
+    {
+        const double tb = mb_now();
+        barrier(comm);
+        t = mb_now();
+        m->t_barrier += t - tb;
+    }
+    m->t = t - t0;
+    if (r->ctx->wd && root)
+        mb_watchdog_disarm(r->ctx->wd);
+    if (timed) {
+        d->rep[i][p] = reps;
+        ps->disk_used += factor * (double)n * (double)L * (double)reps;
+        if (p >= 1 && q->U != 0) {
+            ps->sched_sum += tp;
+            ps->meas_sum += m->t;
+        }
+    }
+    if (q->type == MB_BIO_SCATTER || (q->type == MB_BIO_SHARED && r->b->noshared))
+        ps->f.disp += (MPI_Offset)n * (MPI_Offset)L * (MPI_Offset)reps;
+    ps->errors += errors;
+    MB_MPI(MPI_Reduce(&errors, &m->errors, 1, MPI_LONG_LONG, MPI_SUM, 0, comm));
+    m->ran = 1;
+    m->reps = reps;
+    m->l = l;
+    m->L = L;
+    m->tp = tp;
+}
+
+static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
+                      int a, int type)
+{
+    const MPI_Comm comm = r->comm[i];
+    double t0;
+
+    mb_bio_file_name(r, &ps->f, i, type);
+    if (a == MB_BIO_WRITE) {
+        mb_bio_file_create(r, &ps->f);
+        barrier(comm); /* every file exists before anyone opens it */
+    }
+    barrier(comm);
+    t0 = mb_now();
+    mb_bio_file_open(r, &ps->f, i, a, type);
+    barrier(comm);
+    d->ty[i][a][type].t_open = mb_now() - t0;
+}
+
+static void close_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
+                       int a, int type)
+{
+    const double t0 = mb_now();
+
+    mb_bio_file_close(&ps->f, a);
+    barrier(r->comm[i]);
+    d->ty[i][a][type].t_close = mb_now() - t0;
+}
+
+/* rank 0: a type's totals, printed when its file closes. */
+static void type_total(struct mb_bio_data *d, int i, int a, int type, int n)
+{
+    struct mb_bio_typeval *v = &d->ty[i][a][type];
+    double wsum = 0, usum = 0;
+
+    v->ran = 1;
+    v->t = v->t_open + v->t_close;
+    v->bytes = 0;
+    for (int p = mb_bio_first_of_type(type); p < MB_BIO_PATTERNS && mb_bio_table[p].type == type;
+         p++) {
+        const struct mb_bio_meas *m = &d->m[i][a][p];
+        if (!m->ran)
+            continue;
+        v->t += m->t;
+        v->bytes += (double)n * (double)m->L * (double)m->reps;
+        if (mb_bio_table[p].U > 0 && m->t > 0) {
+            wsum += mb_bio_table[p].U * (double)n * (double)m->L * (double)m->reps / m->t;
+            usum += mb_bio_table[p].U;
+        }
+    }
+    v->bw = v->t > 0 ? v->bytes / v->t : 0;
+    v->wbw = usum > 0 ? wsum / usum : 0;
+    v->lseg = type >= MB_BIO_SEGMENTED ? d->lseg[i] : 0;
+}
+
+static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, int a)
+{
+    const struct mb_bio_config *b = r->b;
+    const MPI_Comm comm = r->comm[i];
+    const int rewrite_all = b->rewrite;
+    const double tu = (double)mb_bio_partition_seconds(b->T, d->npart) / mb_bio_usum(rewrite_all);
+    struct pass_state ps;
+    struct mb_bio_accval *ac = &d->ac[i][a];
+    double t0;
+    int n, rank;
+    long long errors = 0;
+
+    if (comm == MPI_COMM_NULL)
+        return;
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    MB_MPI(MPI_Comm_size(comm, &n));
+    memset(&ps, 0, sizeof ps);
+    {
+        double total_n = 0;
+        for (int k = 0; k < d->npart; k++)
+            total_n += b->partitions[k];
+        ps.disk_budget = MB_BIO_DISK_SHARE * (double)b->disk_free * n / total_n;
+    }
+    barrier(comm);
+    t0 = mb_now();
+    for (int p = 0; p < MB_BIO_PATTERNS; p++) {
+        const struct mb_bio_pattern *q = &mb_bio_table[p];
+        if (!mb_bio_runs(p, a, rewrite_all))
+            continue;
+        if (p == mb_bio_first_of_type(MB_BIO_SEGMENTED))
+            d->lseg[i] = mb_bio_segments(d->rep[i], r->lmax, &d->fill[i]);
+        if (q->part == MB_BIO_FIRST)
+            open_type(r, d, &ps, i, a, q->type);
+        pattern(r, d, &ps, i, a, p, tu);
+        if (q->part == MB_BIO_LAST)
+            close_type(r, d, &ps, i, a, q->type);
+        if (rank == 0) {
+            mb_bio_print_pattern(r, d, i, a, p);
+            mb_bio_json_pattern(r, d, i, a, p);
+            if (q->part == MB_BIO_LAST) {
+                type_total(d, i, a, q->type, n);
+                mb_bio_print_type(r, d, i, a, q->type);
+                mb_bio_json_type(r, d, i, a, q->type);
+            }
+            mb_flush(&r->ctx->out);
+            mb_flush(&r->prot);
+        }
+    }
+    MB_MPI(MPI_Reduce(&ps.errors, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, comm));
+    barrier(comm);
+    if (rank == 0) {
+        ac->ran = 1;
+        ac->t = mb_now() - t0;
+        ac->errors = errors;
+        ac->bytes = 0;
+        for (int t = 0; t < MB_BIO_TYPES; t++)
+            ac->bytes += d->ty[i][a][t].bytes;
+        ac->bw = ac->t > 0 ? ac->bytes / ac->t : 0;
+        {
+            double bw[MB_BIO_TYPES];
+            for (int t = 0; t < MB_BIO_TYPES; t++)
+                bw[t] = d->ty[i][a][t].bw;
+            ac->value = mb_bio_access_value(bw, a != MB_BIO_REWRITE || rewrite_all);
+        }
+        mb_bio_print_access(r, d, i, a);
+        mb_flush(&r->ctx->out);
+        mb_flush(&r->prot);
+    }
+}
+
+void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
+{
+    const double t0 = mb_now();
+
+    barrier(r->ctx->world);
+    for (int a = 0; a < MB_BIO_ACCESSES; a++) {
+        if (r->ctx->rank == 0)
+            mb_bio_print_table_head(r);
+        for (int i = 0; i < d->npart; i++) {
+            barrier(r->ctx->world);
+            partition_pass(r, d, i, a);
+        }
+    }
+    barrier(r->ctx->world);
+    d->t_total = mb_now() - t0;
+}

@@ -1,0 +1,243 @@
+/* b_eff_io's kernels: the five pattern types on MPI-IO (beff.md B3.2), the stamps that make
+ * every chunk checkable (B6), and the files (B9.4). No clock here: beffio_driver.c times.
+ *
+ * The files are the user's disk. Where b_eff_io 2.1 removed "leftovers" by opening any file of
+ * a scratch name with MPI_MODE_DELETE_ON_CLOSE, mpibench never touches a file it did not
+ * create: the owner creates each name exclusively through core/scratch.h (validation has
+ * already refused existing names unless --force), registers it for removal on every exit
+ * path, and removes it after the read pass closes it (unless -keep), inside the timed close
+ * as the original's delete-on-close is. Every MPI-IO error ends the run with a message naming
+ * call and file: a full disk is an error (status 1), never a bandwidth. */
+#include "beffio/beffio_hints.h"
+#include "beffio/beffio_options.h"
+#include "beffio/beffio_run.h"
+#include "core/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+__attribute__((cold, noreturn)) static void io_fail(const struct mb_bio_file *f, int rc,
+                                                    const char *what)
+{
+    char text[MPI_MAX_ERROR_STRING + 128];
+
+    mb_scratch_mpi_message(rc, text, sizeof text);
+    mb_die("%s on '%s' failed: %s", what, f->path, text);
+}
+
+static void io_ok(const struct mb_bio_file *f, int rc, const char *what)
+{
+    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+        io_fail(f, rc, what);
+}
+
+/* Type 1 uses the shared file pointer unless -noshared (then it is a second type 0). */
+int mb_bio_shared_pointer(const struct mb_bio_config *b, int type)
+{
+    return type == MB_BIO_SHARED && !b->noshared;
+}
+
+static int scattered(const struct mb_bio_config *b, int type)
+{
+    return type == MB_BIO_SCATTER || (type == MB_BIO_SHARED && b->noshared);
+}
+
+void mb_bio_file_name(struct mb_bio_run *r, struct mb_bio_file *f, int index, int type)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+    const MPI_Comm comm = r->comm[index];
+
+    memset(f, 0, sizeof *f);
+    f->fh = MPI_FILE_NULL;
+    MB_MPI(MPI_Comm_rank(comm, &f->rank));
+    MB_MPI(MPI_Comm_size(comm, &f->n));
+    f->comm = type == MB_BIO_SEPARATE ? MPI_COMM_SELF : comm;
+    f->owner = type == MB_BIO_SEPARATE || f->rank == 0;
+    if (mb_bio_scratch_name(f->path, sizeof f->path, r->b->dir, index, f->n, type,
+                            type == MB_BIO_SEPARATE ? f->rank : -1, &err) != 0)
+        mb_die("%s", err.msg);
+}
+
+/* Before the write pass's open: the owner creates the name (exclusively unless --force). */
+void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+
+    if (f->owner && mb_scratch_create(f->path, r->b->force, &err) != 0)
+        mb_die("%s", err.msg);
+}
+
+/* beff.md B5.2: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
+ * unless -nounique. The file exists (created above), so no MPI_MODE_CREATE: a file removed
+ * behind the run's back is an error, not a new untracked file. */
+void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int index, int access, int type)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+    const int amode = (access == MB_BIO_READ ? MPI_MODE_RDONLY : MPI_MODE_RDWR) |
+                      (r->b->nounique ? 0 : MPI_MODE_UNIQUE_OPEN);
+    MPI_Info info = mb_bio_open_info(r->b, f->n, access, type);
+
+    if (mb_scratch_open(f->comm, f->path, amode, info, &f->fh, &err) != MPI_SUCCESS)
+        mb_die("%s", err.msg);
+    mb_bio_info_free(&info);
+    (void)index;
+    f->disp = 0;
+}
+
+void mb_bio_file_close(struct mb_bio_file *f, int access)
+{
+    io_ok(f, MPI_File_close(&f->fh), "MPI_File_close");
+    if (access == MB_BIO_READ && f->owner) {
+        const enum mb_scratch_outcome o = mb_scratch_remove(f->path);
+        if (o == MB_SCRATCH_FAILED)
+            mb_die("cannot remove scratch file '%s'", f->path);
+    }
+}
+
+/* The view of a pattern (beff.md B3.2): type 0 a darray tile per pattern at the running
+ * displacement; types 1 and 2 contiguous from 0, types 3 and 4 from the process's segment,
+ * set at the type's first pattern. A pattern's hints go with its view, or else through
+ * MPI_File_set_info. */
+void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s)
+{
+    const struct mb_bio_pattern *q = &mb_bio_table[s->p];
+    MPI_Info info = mb_bio_pattern_info(r->b, f->n, s->access, s->p);
+    const MPI_Info vinfo = info == MPI_INFO_NULL ? MPI_INFO_NULL : info;
+
+    if (scattered(r->b, q->type)) {
+        int gsizes[2] = {f->n, s->chunk}, distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_NONE},
+            dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, psizes[2] = {f->n, 1};
+        MPI_Datatype tile;
+        MB_MPI(MPI_Type_create_darray(f->n, f->rank, 2, gsizes, distribs, dargs, psizes,
+                                      MPI_ORDER_C, MPI_DOUBLE, &tile));
+        MB_MPI(MPI_Type_commit(&tile));
+        io_ok(f, MPI_File_set_view(f->fh, f->disp, MPI_DOUBLE, tile, "native", vinfo),
+              "MPI_File_set_view");
+        MB_MPI(MPI_Type_free(&tile));
+    } else if (q->part == MB_BIO_FIRST) {
+        const MPI_Offset disp =
+            q->type >= MB_BIO_SEGMENTED ? (MPI_Offset)f->rank * (MPI_Offset)s->lseg : 0;
+        io_ok(f, MPI_File_set_view(f->fh, disp, MPI_DOUBLE, MPI_DOUBLE, "native", vinfo),
+              "MPI_File_set_view");
+    } else if (info != MPI_INFO_NULL) {
+        io_ok(f, MPI_File_set_info(f->fh, info), "MPI_File_set_info");
+    }
+    mb_bio_info_free(&info);
+}
+
+/* beff.md B6: the first and last double of every chunk carry repetition, chunk, pattern and
+ * pass; the other elements keep the buffer's -2i. */
+static double stamp_value(long long rep, long long c, int p, int a, int last)
+{
+    return 1e7 * (double)rep + 1000.0 * (double)c + 10.0 * p + (a + (last ? 6 : 1));
+}
+
+void mb_bio_stamp(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep, int selftest)
+{
+    double *w = r->wbuf;
+
+    if (s->chunk <= 0)
+        return;
+    for (long long c = 0; c < s->elems; c += s->chunk) {
+        w[c] = stamp_value(rep, c, s->p, s->access, 0);
+        w[c + s->chunk - 1] = stamp_value(rep, c, s->p, s->access, 1);
+    }
+    /* --check-selftest: one chunk of the first measured 1 MB scatter pattern goes to disk with
+     * a wrong stamp; its read must report it. */
+    if (selftest && s->p == 3 && s->access == MB_BIO_WRITE && rep == 0)
+        w[0] += 0.5;
+}
+
+/* --check: puts back -2i, so that the full check knows every element of the file. */
+void mb_bio_unstamp(struct mb_bio_run *r, const struct mb_bio_step *s)
+{
+    if (s->chunk <= 0)
+        return;
+    for (long long c = 0; c < s->elems; c += s->chunk) {
+        r->wbuf[c] = -2.0 * (double)c;
+        r->wbuf[c + s->chunk - 1] = -2.0 * (double)(c + s->chunk - 1);
+    }
+}
+
+void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s)
+{
+    const int type = mb_bio_table[s->p].type;
+    const int reading = s->access == MB_BIO_READ;
+    double *buf = reading ? r->rbuf : r->wbuf;
+    MPI_Status st;
+    int rc, got = 0;
+    const char *what;
+
+    if (scattered(r->b, type) || type == MB_BIO_SEGCOLL) {
+        what = reading ? "MPI_File_read_all" : "MPI_File_write_all";
+        rc = reading ? MPI_File_read_all(f->fh, buf, s->elems, MPI_DOUBLE, &st)
+                     : MPI_File_write_all(f->fh, buf, s->elems, MPI_DOUBLE, &st);
+    } else if (type == MB_BIO_SHARED) {
+        what = reading ? "MPI_File_read_ordered" : "MPI_File_write_ordered";
+        rc = reading ? MPI_File_read_ordered(f->fh, buf, s->elems, MPI_DOUBLE, &st)
+                     : MPI_File_write_ordered(f->fh, buf, s->elems, MPI_DOUBLE, &st);
+    } else {
+        what = reading ? "MPI_File_read" : "MPI_File_write";
+        rc = reading ? MPI_File_read(f->fh, buf, s->elems, MPI_DOUBLE, &st)
+                     : MPI_File_write(f->fh, buf, s->elems, MPI_DOUBLE, &st);
+    }
+    io_ok(f, rc, what);
+    MPI_Get_count(&st, MPI_DOUBLE, &got);
+    if (__builtin_expect(got != s->elems, 0))
+        mb_die("%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
+               reading ? "the file is shorter than written" : "is the file system full?");
+}
+
+void mb_bio_sync(struct mb_bio_run *r, struct mb_bio_file *f)
+{
+    (void)r;
+    io_ok(f, MPI_File_sync(f->fh), "MPI_File_sync");
+}
+
+static void report(const struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,
+                   long long i, double got, double want, long long *shown)
+{
+    if (++*shown > r->b->max_errors)
+        return;
+    fprintf(stderr,
+            "%s: data error on rank %d: %s pass, pattern %d (type %s, chunk %lld bytes), "
+            "repetition %lld, element %lld: read %.1f, expected %.1f\n",
+            r->cfg->prog, r->ctx->rank, mb_bio_access_name[s->access], s->p,
+            mb_bio_type_name[mb_bio_table[s->p].type], (long long)s->chunk * 8, rep, i, got, want);
+    fflush(stderr);
+}
+
+/* After a read: the stamps of every chunk as the last pass that wrote them left them (the
+ * rewrite for type 0, or for every type with -rewrite); with --check every other element
+ * too. Returns the wrong elements; prints at most -e per pattern (*shown counts). */
+long long mb_bio_verify(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,
+                        long long *shown)
+{
+    const int type = mb_bio_table[s->p].type;
+    const int a_old = r->b->rewrite || type == MB_BIO_SCATTER ? MB_BIO_REWRITE : MB_BIO_WRITE;
+    const double *b = r->rbuf;
+    long long bad = 0;
+
+    if (s->chunk <= 0)
+        return 0;
+    for (long long c = 0; c < s->elems; c += s->chunk) {
+        const long long last = c + s->chunk - 1;
+        const double first_want = stamp_value(rep, c, s->p, a_old, 0),
+                     last_want = stamp_value(rep, c, s->p, a_old, 1);
+        if (s->chunk > 1 && b[c] != first_want) {
+            bad++;
+            report(r, s, rep, c, b[c], first_want, shown);
+        }
+        if (b[last] != last_want) {
+            bad++;
+            report(r, s, rep, last, b[last], last_want, shown);
+        }
+        if (r->cfg->common.check)
+            for (long long e = c + 1; e < last; e++)
+                if (b[e] != -2.0 * (double)e) {
+                    bad++;
+                    report(r, s, rep, e, b[e], -2.0 * (double)e, shown);
+                }
+    }
+    return bad;
+}

@@ -1,0 +1,382 @@
+/* b_eff_io's command line: the original's flags (beff.md B1), mpibench's --force, and the
+ * checks that keep a run from failing half-way - the partitions, the buffers, the scratch
+ * directory, files of the run's names, and the space the run needs at least. Only rank 0
+ * runs this code (SPEC §0). */
+#include "beffio/beffio_options.h"
+
+#include "beffio/beffio.h"
+#include "core/scratch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BIO(field) offsetof(struct mb_bio_config, field)
+
+static struct mb_bio_config *settings(struct mb_config *cfg)
+{
+    return cfg->settings;
+}
+
+/* -N n1[,n2...]: repeated options append; at most 10 values (beff.md B1). The upper bound
+ * (the process count) is checked in validate. */
+static int parse_partitions(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    struct mb_bio_config *b = settings(cfg);
+    const char *p = value;
+
+    if (!b->partitions_given)
+        b->n_partitions = 0;
+    b->partitions_given = 1;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char piece[32];
+        const char *why = NULL;
+        long long v;
+        if (len >= sizeof piece)
+            return mb_usage(err, "invalid value '%s' for -N: '%.*s...' is not a process count",
+                            value, 20, p);
+        memcpy(piece, p, len);
+        piece[len] = '\0';
+        if (mb_parse_long(piece, 1, 1LL << 30, &v, &why) != 0)
+            return mb_usage(err, "invalid value '%s' for -N: '%s' %s", value, piece, why);
+        if (b->n_partitions == MB_BIO_MAX_PARTITIONS)
+            return mb_usage(err, "invalid value '%s' for -N: at most %d partitions", value,
+                            MB_BIO_MAX_PARTITIONS);
+        b->partitions[b->n_partitions++] = (int)v;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+static void show_partitions(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < b->n_partitions && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "", b->partitions[i]);
+    if (off < len)
+        snprintf(buf + off, len - off, "%s", b->partitions_given ? "" : " (default)");
+}
+
+static void show_memory(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld MB per process (L_max = %lld bytes)", mb_bio_cfg(cfg)->memory_mb,
+             mb_bio_lmax(mb_bio_cfg(cfg)->memory_mb));
+}
+
+static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", mb_bio_cfg(cfg)->dir);
+}
+
+static const struct mb_option rows[] = {
+    {.name = "-MB",
+     .kind = MB_OPT_LONG,
+     .offset = BIO(memory_mb),
+     .min = 1,
+     .max = 1L << 40,
+     .metavar = "MB",
+     .help = "memory per process in MiB; the largest chunk L_max = max(2 MB, MB/128) "
+             "(default: node memory / processes on the node)",
+     .show = show_memory},
+    {.name = "-MT",
+     .kind = MB_OPT_LONG,
+     .offset = BIO(total_mb),
+     .min = 1,
+     .max = 1L << 50,
+     .metavar = "MB",
+     .help = "total memory of the processes in MiB, for the 'percent of the total memory' line "
+             "(default: -MB x processes)"},
+    {.name = "-T",
+     .kind = MB_OPT_LONG,
+     .offset = BIO(T),
+     .min = 1,
+     .max = 10L * 365 * 86400,
+     .metavar = "SEC",
+     .help = "scheduled time in seconds for all partitions together (default 1800; "
+             "valid for comparison: at least 900 per partition)"},
+    {.name = "-N",
+     .kind = MB_OPT_CUSTOM,
+     .metavar = "N1,N2,...",
+     .help = "the partitions: process counts, at most 10 (default: 1 | 1,2 | small,medium,all)",
+     .parse = parse_partitions,
+     .show = show_partitions},
+    {.name = "-p",
+     .kind = MB_OPT_STRING,
+     .offset = BIO(dir),
+     .metavar = "DIR",
+     .help = "directory of the scratch files (default: the working directory)",
+     .show = show_dir},
+    {.name = "-i",
+     .kind = MB_OPT_STRING,
+     .offset = BIO(info_path),
+     .metavar = "FILE",
+     .help = "MPI-IO hints: lines 'nprocs access type chunk key value' (see the README)"},
+    {.name = "-e",
+     .kind = MB_OPT_LONG,
+     .offset = BIO(max_errors),
+     .min = 1,
+     .max = 1000000,
+     .metavar = "N",
+     .help = "data errors printed per pattern and process (default 1)"},
+    {.name = "-f",
+     .kind = MB_OPT_STRING,
+     .offset = BIO(prefix),
+     .metavar = "PREFIX",
+     .help = "protocol files PREFIX.prot .sum .plot .gps (default b_eff_io, or DIR/b_eff_io with "
+             "--output-dir)"},
+    {.name = "-noshared",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(noshared),
+     .help = "type 1 with individual file pointers like type 0 (not valid for comparison)"},
+    {.name = "-nounique",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(nounique),
+     .help = "open the files without MPI_MODE_UNIQUE_OPEN"},
+    {.name = "-rewrite",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(rewrite),
+     .help = "rewrite with all five pattern types (default: type 0 only)"},
+    {.name = "-keep",
+     .alias = "--keep",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(keep),
+     .help = "keep the scratch files after the run"},
+    {.name = "-adapt",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(adapt),
+     .help = "shorten later patterns when earlier ones overran their time (not valid for "
+             "comparison)"},
+    {.name = "--force",
+     .kind = MB_OPT_FLAG,
+     .offset = BIO(force),
+     .help = "overwrite (and then remove) existing regular files of the scratch names"},
+    {.name = "-help",
+     .kind = MB_OPT_FLAG,
+     .offset = offsetof(struct mb_common_config, help),
+     .help = "same as --help",
+     .block = MB_IN_COMMON},
+};
+static const struct mb_option_set option_set = {rows, sizeof rows / sizeof rows[0], 0};
+
+static const struct mb_option resolved[] = {
+    {.kind = MB_OPT_LIST,
+     .offset = BIO(hints),
+     .count_offset = BIO(n_hints),
+     .elem_size = sizeof(struct mb_bio_hint)},
+};
+static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
+                                                  0};
+
+const struct mb_settings_type mb_bio_settings = {.size = sizeof(struct mb_bio_config),
+                                                 .sets = {&option_set, &resolved_set}};
+
+int mb_bio_scratch_name(char *out, size_t cap, const char *dir, int index, int nprocs, int type,
+                        int rank, struct mb_error *err)
+{
+    if (type == MB_BIO_SEPARATE && rank >= 0)
+        return mb_scratch_pathf(out, cap, err, dir, "b_eff_io_data_i%02d_%03d_%d.%03d", index,
+                                nprocs, type, rank);
+    return mb_scratch_pathf(out, cap, err, dir, "b_eff_io_data_i%02d_%03d_%d", index, nprocs, type);
+}
+
+/* Whether a directory entry is a name this run creates: b_eff_io_data_i<II>_<NNN>_<t>, type 2
+ * with .<RRR> below NNN, for a partition II of size NNN. */
+static int is_ours(const char *name, const struct mb_bio_config *b)
+{
+    int index, n, type, rank, used = 0;
+
+    if (strncmp(name, "b_eff_io_data_i", 15) != 0)
+        return 0;
+    if (sscanf(name, "b_eff_io_data_i%d_%d_%d%n", &index, &n, &type, &used) != 3 || index < 0 ||
+        index >= b->n_partitions || b->partitions[index] != n || type < 0 || type >= MB_BIO_TYPES)
+        return 0;
+    {
+        char want[96];
+        snprintf(want, sizeof want, "b_eff_io_data_i%02d_%03d_%d", index, n, type);
+        if (strncmp(name, want, strlen(want)) != 0 || (size_t)used != strlen(want))
+            return 0;
+    }
+    if (name[used] == '\0')
+        return type != MB_BIO_SEPARATE;
+    if (type != MB_BIO_SEPARATE || name[used] != '.')
+        return 0;
+    {
+        int used2 = 0;
+        char want[32];
+        if (sscanf(name + used + 1, "%d%n", &rank, &used2) != 1 || rank < 0 || rank >= n)
+            return 0;
+        snprintf(want, sizeof want, "%03d", rank);
+        return strcmp(name + used + 1, want) == 0;
+    }
+}
+
+static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
+{
+    struct stat st;
+    DIR *d;
+    struct dirent *e;
+    int rc = 0;
+
+    if (stat(b->dir, &st) != 0)
+        return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return mb_usage(err, "invalid value '%s' for -p: not a directory", b->dir);
+    if (access(b->dir, W_OK | X_OK) != 0)
+        return mb_usage(err, "invalid value '%s' for -p: cannot create files there (%s)", b->dir,
+                        strerror(errno));
+    if (b->force)
+        return 0;
+    if (!(d = opendir(b->dir)))
+        return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, strerror(errno));
+    while (rc == 0 && (e = readdir(d)) != NULL)
+        if (is_ours(e->d_name, b))
+            rc = mb_usage(err,
+                          "'%s/%s' exists and would be overwritten by the scratch files; remove "
+                          "it, choose another -p directory, or give --force",
+                          b->dir, e->d_name);
+    closedir(d);
+    return rc;
+}
+
+/* The least the run writes (every pattern once, the segments of types 3 and 4 sized from
+ * those single repetitions), per process of a partition, in bytes. */
+static unsigned long long least_bytes_per_process(long long lmax)
+{
+    long long rep[MB_BIO_PATTERNS], fill, lseg;
+    unsigned long long sum = 0;
+
+    for (int p = 0; p < MB_BIO_PATTERNS; p++)
+        rep[p] = 1;
+    lseg = mb_bio_segments(rep, lmax, &fill);
+    for (int p = 0; p < mb_bio_first_of_type(MB_BIO_SEGMENTED); p++)
+        sum += (unsigned long long)mb_bio_call(p, lmax, 0);
+    return sum + 2ULL * (unsigned long long)lseg;
+}
+
+static int check_space(struct mb_bio_config *b, struct mb_error *err)
+{
+    struct mb_fs_info fs;
+    struct mb_error e2 = {MB_ERR_NONE, ""};
+    unsigned long long least = 0;
+    const unsigned long long per = least_bytes_per_process(mb_bio_lmax(b->memory_mb));
+
+    if (mb_scratch_fs_info(b->dir, &fs, &e2) != 0)
+        return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, e2.msg);
+    for (int i = 0; i < b->n_partitions; i++)
+        least += per * (unsigned long long)b->partitions[i];
+    b->disk_free = fs.free_bytes;
+    if ((double)least > MB_BIO_DISK_SHARE * (double)fs.free_bytes)
+        return mb_usage(err,
+                        "the scratch files need at least %.1f MB in '%s' (every pattern once, "
+                        "all partitions), but it has %.1f MB free; choose another -p directory "
+                        "or a smaller -MB",
+                        (double)least / 1e6, b->dir, (double)fs.free_bytes / 1e6);
+    return 0;
+}
+
+/* The directory part of a path prefix ("." when there is none). */
+static void dir_of(const char *prefix, char *dir, size_t len)
+{
+    const char *slash = strrchr(prefix, '/');
+
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == prefix)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
+}
+
+static int check_prefix(struct mb_config *cfg, struct mb_error *err)
+{
+    struct mb_bio_config *b = settings(cfg);
+    char dir[MB_SCRATCH_PATH_MAX];
+    struct stat st;
+
+    if (!b->prefix) {
+        const char *d = cfg->common.output_dir;
+        b->prefix = mb_xmalloc((d ? strlen(d) : 0) + 16);
+        sprintf(b->prefix, "%s%sb_eff_io", d ? d : "", d ? "/" : "");
+        if (d)
+            return 0; /* the run creates DIR */
+    }
+    if (b->prefix[0] == '\0' || b->prefix[strlen(b->prefix) - 1] == '/')
+        return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", b->prefix);
+    if (strlen(b->prefix) + 32 > MB_SCRATCH_PATH_MAX)
+        return mb_usage(err, "invalid value '%.60s...' for -f: too long", b->prefix);
+    dir_of(b->prefix, dir, sizeof dir);
+    errno = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
+                        b->prefix, dir, errno ? strerror(errno) : "not a directory");
+    return 0;
+}
+
+int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
+{
+    struct mb_bio_config *b = settings(cfg);
+    const unsigned long long avail = prov->mem_per_proc;
+    char longest[MB_SCRATCH_PATH_MAX];
+    double need;
+    int rc;
+
+    if (b->T == 0)
+        b->T = MB_BIO_T_DEFAULT;
+    if (b->max_errors == 0)
+        b->max_errors = MB_BIO_MAX_ERRORS_SHOWN;
+    if (!b->dir)
+        b->dir = mb_xstrdup(".");
+    if (b->memory_mb == 0) {
+        /* As b_eff (SPEC §5): the node's memory shared by the processes on the node. */
+        b->memory_mb = (long)(avail / (1024 * 1024));
+        if (b->memory_mb < 1)
+            return mb_usage(err, "cannot detect the memory per process; give it with -MB");
+    }
+    if (b->total_mb == 0)
+        b->total_mb = b->memory_mb * (long)cfg->nprocs;
+    if (!b->partitions_given)
+        b->n_partitions = mb_bio_default_partitions(cfg->nprocs, b->partitions);
+    for (int i = 0; i < b->n_partitions; i++)
+        if (b->partitions[i] > cfg->nprocs)
+            return mb_usage(err, "invalid value %d for -N: only %d processes were started",
+                            b->partitions[i], cfg->nprocs);
+    need = 2.0 * (double)mb_bio_lmax(b->memory_mb);
+    if (avail > 0 && need > (double)avail)
+        return mb_usage(err,
+                        "-MB %ld needs write and read buffers of %.1f MB per process (2 x L_max), "
+                        "but this node has %.1f MB per process",
+                        b->memory_mb, need / 1048576.0, (double)avail / 1048576.0);
+    if ((rc = check_prefix(cfg, err)) != 0 || (rc = check_dir(b, err)) != 0)
+        return rc;
+    /* The longest scratch name must fit: no truncated paths later. */
+    if ((rc = mb_bio_scratch_name(longest, sizeof longest, b->dir, MB_BIO_MAX_PARTITIONS,
+                                  cfg->nprocs, MB_BIO_SEPARATE, cfg->nprocs, err)) != 0 ||
+        (rc = check_space(b, err)) != 0)
+        return rc;
+    return b->info_path ? mb_bio_hints_read(cfg, err) : 0;
+}
+
+void mb_bio_usage(FILE *out)
+{
+    fprintf(out,
+            "Measures the effective I/O bandwidth b_eff_io through MPI-IO: 36 reported "
+            "patterns of\nfive types (scatter, shared pointer, separate files, segmented, "
+            "segmented collective),\nchunks of 1 kB to L_max and their non-wellformed +8 "
+            "variants, written, rewritten and\nread by each partition of processes within "
+            "the scheduled time -T.\nb_eff_io = max over partitions of 0.25 write + 0.25 "
+            "rewrite + 0.5 read, where each is\nthe average over the pattern types with type 0 "
+            "weighted twice.\nWrites a summary to stdout and the protocol files PREFIX.prot, "
+            ".sum, .plot, .gps;\nthe scratch files b_eff_io_data_* go to -p DIR and are "
+            "removed at the end.\n\n");
+}

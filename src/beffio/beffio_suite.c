@@ -1,0 +1,229 @@
+/* The b_eff_io suite (SPEC §6): buffers, partitions, protocol files, measurement, values.
+ *
+ * Protocol files are written complete or not at all: rank 0 writes PREFIX.prot as the run
+ * goes and PREFIX.sum, .plot, .gps at its end under temporary names (created exclusively and
+ * registered with core/scratch.h, so every exit path removes them) and renames them into
+ * place only after a run that finished - an existing PREFIX.prot of an earlier run survives a
+ * failed one. Progress is never lost: every pattern's line reaches stdout and the JSON file as
+ * it ends. */
+#include "beffio/beffio_options.h"
+#include "beffio/beffio_run.h"
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/report_text.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { PROT, SUM, PLOT, GPS, NFILES };
+static const char *const ext[NFILES] = {"prot", "sum", "plot", "gps"};
+
+struct protocol {
+    char final[NFILES][MB_SCRATCH_PATH_MAX], temp[NFILES][MB_SCRATCH_PATH_MAX];
+    FILE *f[NFILES];
+};
+
+/* Rank 0: the temporary files; a failure is a usage error (the prefix was checked). */
+static int protocol_open(struct protocol *pr, const char *prefix, struct mb_error *err)
+{
+    memset(pr, 0, sizeof *pr);
+    for (int k = 0; k < NFILES; k++) {
+        int rc =
+            mb_scratch_pathf(pr->final[k], sizeof pr->final[k], err, NULL, "%s.%s", prefix, ext[k]);
+        if (rc == 0)
+            rc = mb_scratch_pathf(pr->temp[k], sizeof pr->temp[k], err, NULL, "%s.%s.tmp%ld",
+                                  prefix, ext[k], (long)getpid());
+        if (rc == 0)
+            rc = mb_scratch_create(pr->temp[k], 0, err);
+        if (rc == 0 && !(pr->f[k] = fopen(pr->temp[k], "w")))
+            rc = mb_usage(err, "cannot write the protocol file '%s': %s", pr->temp[k],
+                          strerror(errno));
+        if (rc != 0) {
+            for (int j = 0; j <= k; j++) {
+                if (pr->f[j])
+                    fclose(pr->f[j]);
+                mb_scratch_remove(pr->temp[j]);
+            }
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static void protocol_commit(struct protocol *pr)
+{
+    for (int k = 0; k < NFILES; k++) {
+        if (fclose(pr->f[k]) != 0)
+            mb_die("cannot write the protocol file '%s': %s", pr->temp[k], strerror(errno));
+        if (rename(pr->temp[k], pr->final[k]) != 0)
+            mb_die("cannot rename '%s' to '%s': %s", pr->temp[k], pr->final[k], strerror(errno));
+        mb_scratch_forget(pr->temp[k]);
+    }
+}
+
+static void discard(struct protocol *pr)
+{
+    for (int k = 0; k < NFILES; k++) {
+        fclose(pr->f[k]);
+        mb_scratch_remove(pr->temp[k]);
+    }
+}
+
+static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_bio_run *r,
+                 struct protocol *pr)
+{
+    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+    struct mb_error err = {MB_ERR_NONE, ""};
+    int ok, all_ok, status;
+
+    memset(r, 0, sizeof *r);
+    r->ctx = ctx;
+    r->cfg = cfg;
+    r->b = b;
+    r->lmax = mb_bio_lmax(b->memory_mb);
+    if (ctx->rank == 0) {
+        struct mb_fs_info fs;
+        if (protocol_open(pr, b->prefix, &err) == 0) {
+            r->prot.f[0] = pr->f[PROT];
+            r->prot.n = 1;
+        }
+        if (mb_scratch_fs_info(b->dir, &fs, &err) == 0)
+            snprintf(r->fs_type, sizeof r->fs_type, "%s", fs.type);
+    }
+    status = mb_agree(&err, cfg->prog, ctx->world);
+    if (status != 0)
+        return status;
+    r->wbuf = malloc((size_t)r->lmax);
+    r->rbuf = malloc((size_t)r->lmax);
+    ok = r->wbuf && r->rbuf;
+    MB_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->world));
+    if (!all_ok) {
+        if (ctx->rank == 0) {
+            mb_usage(&err,
+                     "cannot allocate the b_eff_io buffers (2 x %.1f MB per process for -MB %ld); "
+                     "give a smaller -MB",
+                     (double)r->lmax / 1048576.0, b->memory_mb);
+            discard(pr);
+        }
+        free(r->wbuf);
+        free(r->rbuf);
+        return mb_agree(&err, cfg->prog, ctx->world);
+    }
+    for (long long i = 0; i < r->lmax / 8; i++) {
+        r->wbuf[i] = -2.0 * (double)i;
+        r->rbuf[i] = -2.0 * (double)i - 1.0;
+    }
+    for (int i = 0; i < b->n_partitions; i++)
+        MB_MPI(MPI_Comm_split(ctx->world, ctx->rank < b->partitions[i] ? 0 : MPI_UNDEFINED,
+                              ctx->rank, &r->comm[i]));
+    return 0;
+}
+
+static void header(const struct mb_bio_run *r)
+{
+    const struct mb_ctx *ctx = r->ctx;
+
+    mb_printf(&ctx->out, "#------------------------------------------------------------\n"
+                         "# mpibench b_eff_io: effective I/O bandwidth\n"
+                         "#------------------------------------------------------------\n");
+    mb_provenance_text(ctx->prov, &ctx->out);
+    mb_settings_text(ctx->suite, r->cfg, &ctx->out);
+    mb_printf(&ctx->out, "\n");
+    mb_bio_print_header(r, &ctx->out);
+    mb_bio_print_header(r, &r->prot);
+    mb_flush(&ctx->out);
+    mb_flush(&r->prot);
+}
+
+static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+{
+    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+    struct mb_scratch_signals signals;
+    struct protocol pr;
+    struct mb_bio_run r;
+    struct mb_bio_data *d;
+    int status;
+
+    /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM (SPEC §6). */
+    mb_scratch_keep(b->keep);
+    mb_scratch_signals_install(&signals);
+    status = setup(ctx, cfg, &r, &pr);
+    if (status != 0) {
+        mb_scratch_signals_restore(&signals);
+        return status;
+    }
+    d = mb_xcalloc(1, sizeof *d);
+    d->npart = b->n_partitions;
+    d->lmax = r.lmax;
+    for (int i = 0; i < d->npart; i++)
+        d->pa[i].n = b->partitions[i];
+    if (ctx->rank == 0)
+        header(&r);
+    mb_bio_measure(&r, d);
+    if (ctx->rank == 0) {
+        const struct mb_out sum = {{pr.f[SUM], NULL}, 1};
+        long long rows = 0, errors = 0;
+        mb_bio_evaluate(b, d);
+        mb_bio_print_end(&r, d);
+        mb_bio_print_final(&r, d, &ctx->out);
+        mb_bio_print_final(&r, d, &r.prot);
+        mb_bio_print_header(&r, &sum);
+        mb_bio_print_sum(&r, d, &sum);
+        mb_bio_print_final(&r, d, &sum);
+        mb_bio_write_plot(&r, d, pr.f[PLOT]);
+        mb_bio_write_gps(&r, d, pr.f[GPS], pr.final[PLOT]);
+        mb_bio_json_result(&r, d);
+        mb_printf(&ctx->out, "# protocol files: %s.{prot,sum,plot,gps}; scratch files in %s (%s)\n",
+                  b->prefix, b->dir, b->keep ? "kept" : "removed");
+        mb_flush(&ctx->out);
+        protocol_commit(&pr);
+        for (int i = 0; i < d->npart; i++)
+            for (int a = 0; a < MB_BIO_ACCESSES; a++) {
+                errors += d->ac[i][a].errors;
+                for (int p = 0; p < MB_BIO_PATTERNS; p++)
+                    rows += d->m[i][a][p].ran;
+            }
+        tally->rows = rows;
+        tally->defects = errors;
+        tally->defects_what = "data errors in the chunks read back";
+    }
+    for (int i = 0; i < b->n_partitions; i++)
+        if (r.comm[i] != MPI_COMM_NULL)
+            MB_MPI(MPI_Comm_free(&r.comm[i]));
+    mb_scratch_remove_all();
+    mb_scratch_signals_restore(&signals);
+    free(r.wbuf);
+    free(r.rbuf);
+    free(d);
+    return 0;
+}
+
+static int bio_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+
+    if (ctx->rank == 0) {
+        const long tn = mb_bio_partition_seconds(b->T, b->n_partitions);
+        mb_settings_text(ctx->suite, cfg, &ctx->out);
+        mb_printf(&ctx->out,
+                  "# dry run: %d partitions, %ld s each (%g s per time unit, %d units); "
+                  "L_max %lld bytes; buffers 2 x L_max per process; scratch files in %s\n",
+                  b->n_partitions, tn, (double)tn / mb_bio_usum(b->rewrite),
+                  mb_bio_usum(b->rewrite), mb_bio_lmax(b->memory_mb), b->dir);
+    }
+    return 0;
+}
+
+const struct mb_suite mb_suite_beffio = {
+    .name = "beffio",
+    .legacy = "b_eff_io",
+    .title = "b_eff_io effective I/O bandwidth",
+    .settings = &mb_bio_settings,
+    .validate = mb_bio_validate,
+    .usage = mb_bio_usage,
+    .dry_run = bio_dry_run,
+    .run = bio_run,
+};
