@@ -242,9 +242,11 @@ static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
     while (rc == 0 && (e = readdir(d)) != NULL)
         if (is_ours(e->d_name, b))
             rc = mb_usage(err,
-                          "'%s/%s' exists and would be overwritten by the scratch files; remove "
+                          "'%s%s%s' exists and would be overwritten by the scratch files; remove "
                           "it, choose another -p directory, or give --force",
-                          b->dir, e->d_name);
+                          strcmp(b->dir, ".") == 0 ? "" : b->dir,
+                          strcmp(b->dir, ".") == 0 || b->dir[strlen(b->dir) - 1] == '/' ? "" : "/",
+                          e->d_name);
     closedir(d);
     return rc;
 }

@@ -81,14 +81,15 @@ void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, F
                     d->pa[i].n, (double)d->pa[i].tn / 60.0);
             for (int term = 0; term < 2; term++) {
                 if (term == 0)
-                    fprintf(f, "set terminal svg size 800,500 noenhanced\nset output '%s_%d_%s.svg'\n", prefix,
-                            d->pa[i].n, mb_bio_access_name[a]);
+                    fprintf(f,
+                            "set terminal svg size 800,500 noenhanced\nset output '%s_%d_%s.svg'\n",
+                            prefix, d->pa[i].n, mb_bio_access_name[a]);
                 else
-                    fprintf(
-                        f,
-                        "if (png ne '') { eval('set terminal '.png.' size 800,500 noenhanced'); set output "
-                        "'%s_%d_%s.png'; replot }\n",
-                        prefix, d->pa[i].n, mb_bio_access_name[a]);
+                    fprintf(f,
+                            "if (png ne '') { eval('set terminal '.png.' size 800,500 "
+                            "noenhanced'); set output "
+                            "'%s_%d_%s.png'; replot }\n",
+                            prefix, d->pa[i].n, mb_bio_access_name[a]);
                 if (term == 1)
                     continue;
                 fprintf(f, "plot ");
