@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,26 +172,11 @@ const struct mb_option_set mb_beff_option_set = {rows, sizeof rows / sizeof rows
 const struct mb_settings_type mb_beff_settings = {.size = sizeof(struct mb_beff_config),
                                                   .sets = {&mb_beff_option_set}};
 
-/* The directory part of a path prefix ("." when there is none). */
-static void dir_of(const char *prefix, char *dir, size_t len)
-{
-    const char *slash = strrchr(prefix, '/');
-
-    if (!slash)
-        snprintf(dir, len, ".");
-    else if (slash == prefix)
-        snprintf(dir, len, "/");
-    else
-        snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
-}
-
 int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {
     struct mb_beff_config *b = settings(cfg);
     const unsigned long long avail = prov->mem_per_proc;
     double need;
-    char dir[4096];
-    struct stat st;
 
     if (b->ymin == 0 && b->ymax == 0) {
         b->ymin = MB_BEFF_YMIN;
@@ -220,21 +204,7 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
                         "--memory %ld MB needs send and receive buffers of %.1f MB per process "
                         "(2 x 6 x (L_max + 16) bytes), but this node has %.1f MB per process",
                         b->memory_mb, need / 1048576.0, (double)avail / 1048576.0);
-    if (!b->prefix) {
-        const char *dirpart = cfg->common.output_dir;
-        b->prefix = mb_xmalloc((dirpart ? strlen(dirpart) : 0) + 8);
-        sprintf(b->prefix, "%s%sb_eff", dirpart ? dirpart : "", dirpart ? "/" : "");
-        if (dirpart)
-            return 0; /* the run creates DIR */
-    }
-    if (b->prefix[0] == '\0' || b->prefix[strlen(b->prefix) - 1] == '/')
-        return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", b->prefix);
-    dir_of(b->prefix, dir, sizeof dir);
-    errno = 0;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
-        return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
-                        b->prefix, dir, errno ? strerror(errno) : "not a directory");
-    return 0;
+    return mb_prefix_resolve(&b->prefix, "b_eff", cfg->common.output_dir, err);
 }
 
 void mb_beff_usage(FILE *out)

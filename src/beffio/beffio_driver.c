@@ -114,7 +114,7 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
         barrier(comm);
         ts = mb_now();
         m->t_barrier += ts - tb;
-        mb_bio_sync(r, &ps->f);
+        mb_bio_sync(&ps->f);
         m->t_sync = mb_now() - ts;
     }
     {
@@ -158,7 +158,7 @@ static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_s
     }
     barrier(comm);
     t0 = mb_now();
-    mb_bio_file_open(r, &ps->f, i, a, type);
+    mb_bio_file_open(r, &ps->f, a, type);
     barrier(comm);
     d->ty[i][a][type].t_open = mb_now() - t0;
 }
@@ -188,9 +188,9 @@ static void type_total(struct mb_bio_data *d, int i, int a, int type, int n)
         if (!m->ran)
             continue;
         v->t += m->t;
-        v->bytes += (double)n * (double)m->L * (double)m->reps;
+        v->bytes += mb_bio_meas_bytes(m, n);
         if (mb_bio_table[p].U > 0 && m->t > 0) {
-            wsum += mb_bio_table[p].U * (double)n * (double)m->L * (double)m->reps / m->t;
+            wsum += mb_bio_table[p].U * mb_bio_meas_bw(m, n);
             usum += mb_bio_table[p].U;
         }
     }

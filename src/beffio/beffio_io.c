@@ -70,7 +70,7 @@ void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
 /* beff.md B5.2: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
  * unless -nounique. The file exists (created above), so no MPI_MODE_CREATE: a file removed
  * behind the run's back is an error, not a new untracked file. */
-void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int index, int access, int type)
+void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, int type)
 {
     struct mb_error err = {MB_ERR_NONE, ""};
     const int amode = (access == MB_BIO_READ ? MPI_MODE_RDONLY : MPI_MODE_RDWR) |
@@ -80,7 +80,6 @@ void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int index, in
     if (mb_scratch_open(f->comm, f->path, amode, info, &f->fh, &err) != MPI_SUCCESS)
         mb_die("%s", err.msg);
     mb_bio_info_free(&info);
-    (void)index;
     f->disp = 0;
 }
 
@@ -102,7 +101,6 @@ void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bi
 {
     const struct mb_bio_pattern *q = &mb_bio_table[s->p];
     MPI_Info info = mb_bio_pattern_info(r->b, f->n, s->access, s->p);
-    const MPI_Info vinfo = info == MPI_INFO_NULL ? MPI_INFO_NULL : info;
 
     if (scattered(r->b, q->type)) {
         int gsizes[2] = {f->n, s->chunk}, distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_NONE},
@@ -111,13 +109,13 @@ void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bi
         MB_MPI(MPI_Type_create_darray(f->n, f->rank, 2, gsizes, distribs, dargs, psizes,
                                       MPI_ORDER_C, MPI_DOUBLE, &tile));
         MB_MPI(MPI_Type_commit(&tile));
-        io_ok(f, MPI_File_set_view(f->fh, f->disp, MPI_DOUBLE, tile, "native", vinfo),
+        io_ok(f, MPI_File_set_view(f->fh, f->disp, MPI_DOUBLE, tile, "native", info),
               "MPI_File_set_view");
         MB_MPI(MPI_Type_free(&tile));
     } else if (q->part == MB_BIO_FIRST) {
         const MPI_Offset disp =
             q->type >= MB_BIO_SEGMENTED ? (MPI_Offset)f->rank * (MPI_Offset)s->lseg : 0;
-        io_ok(f, MPI_File_set_view(f->fh, disp, MPI_DOUBLE, MPI_DOUBLE, "native", vinfo),
+        io_ok(f, MPI_File_set_view(f->fh, disp, MPI_DOUBLE, MPI_DOUBLE, "native", info),
               "MPI_File_set_view");
     } else if (info != MPI_INFO_NULL) {
         io_ok(f, MPI_File_set_info(f->fh, info), "MPI_File_set_info");
@@ -188,9 +186,8 @@ void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct m
                reading ? "the file is shorter than written" : "is the file system full?");
 }
 
-void mb_bio_sync(struct mb_bio_run *r, struct mb_bio_file *f)
+void mb_bio_sync(struct mb_bio_file *f)
 {
-    (void)r;
     io_ok(f, MPI_File_sync(f->fh), "MPI_File_sync");
 }
 

@@ -9,7 +9,7 @@ void mb_bio_json_pattern(const struct mb_bio_run *r, const struct mb_bio_data *d
 {
     const struct mb_bio_meas *m = &d->m[i][a][p];
     const int n = r->b->partitions[i];
-    const double bytes = (double)n * (double)m->L * (double)m->reps;
+    const double bytes = mb_bio_meas_bytes(m, n);
     struct mb_jobj o;
 
     if (!r->ctx->json)
@@ -32,7 +32,7 @@ void mb_bio_json_pattern(const struct mb_bio_run *r, const struct mb_bio_data *d
     mb_jobj_num(&o, "bcast_sec", m->t_bcast);
     mb_jobj_num(&o, "sync_sec", m->t_sync);
     mb_jobj_num(&o, "last_call_sec", m->t_last_io);
-    mb_jobj_num(&o, "mbytes_per_sec", m->t > 0 ? bytes / m->t / 1e6 : 0.0);
+    mb_jobj_num(&o, "mbytes_per_sec", mb_bio_meas_bw(m, n) / 1e6);
     mb_jobj_int(&o, "errors", m->errors);
     mb_jobj_bool(&o, "disk_budget_stop", m->disk_stop);
     mb_jobj_write(&o, r->ctx->json);

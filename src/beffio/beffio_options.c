@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define BIO(field) offsetof(struct mb_bio_config, field)
 
@@ -223,20 +221,12 @@ static int is_ours(const char *name, const struct mb_bio_config *b)
 
 static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
 {
-    struct stat st;
     DIR *d;
     struct dirent *e;
-    int rc = 0;
+    int rc = mb_scratch_dir_check(b->dir, "-p", err);
 
-    if (stat(b->dir, &st) != 0)
-        return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return mb_usage(err, "invalid value '%s' for -p: not a directory", b->dir);
-    if (access(b->dir, W_OK | X_OK) != 0)
-        return mb_usage(err, "invalid value '%s' for -p: cannot create files there (%s)", b->dir,
-                        strerror(errno));
-    if (b->force)
-        return 0;
+    if (rc != 0 || b->force)
+        return rc;
     if (!(d = opendir(b->dir)))
         return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, strerror(errno));
     while (rc == 0 && (e = readdir(d)) != NULL)
@@ -287,42 +277,14 @@ static int check_space(struct mb_bio_config *b, struct mb_error *err)
     return 0;
 }
 
-/* The directory part of a path prefix ("." when there is none). */
-static void dir_of(const char *prefix, char *dir, size_t len)
-{
-    const char *slash = strrchr(prefix, '/');
-
-    if (!slash)
-        snprintf(dir, len, ".");
-    else if (slash == prefix)
-        snprintf(dir, len, "/");
-    else
-        snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
-}
-
 static int check_prefix(struct mb_config *cfg, struct mb_error *err)
 {
     struct mb_bio_config *b = settings(cfg);
-    char dir[MB_SCRATCH_PATH_MAX];
-    struct stat st;
+    int rc = mb_prefix_resolve(&b->prefix, "b_eff_io", cfg->common.output_dir, err);
 
-    if (!b->prefix) {
-        const char *d = cfg->common.output_dir;
-        b->prefix = mb_xmalloc((d ? strlen(d) : 0) + 16);
-        sprintf(b->prefix, "%s%sb_eff_io", d ? d : "", d ? "/" : "");
-        if (d)
-            return 0; /* the run creates DIR */
-    }
-    if (b->prefix[0] == '\0' || b->prefix[strlen(b->prefix) - 1] == '/')
-        return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", b->prefix);
-    if (strlen(b->prefix) + 32 > MB_SCRATCH_PATH_MAX)
-        return mb_usage(err, "invalid value '%.60s...' for -f: too long", b->prefix);
-    dir_of(b->prefix, dir, sizeof dir);
-    errno = 0;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
-        return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
-                        b->prefix, dir, errno ? strerror(errno) : "not a directory");
-    return 0;
+    if (rc == 0 && strlen(b->prefix) + 32 > MB_SCRATCH_PATH_MAX)
+        rc = mb_usage(err, "invalid value '%.60s...' for -f: too long", b->prefix);
+    return rc;
 }
 
 int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)

@@ -12,7 +12,7 @@ static double pattern_bw(const struct mb_bio_data *d, int i, int a, int type, in
          p++) {
         const struct mb_bio_meas *m = &d->m[i][a][p];
         if (mb_bio_table[p].pos == pos && m->ran && m->t > 0 && m->errors == 0)
-            return (double)d->pa[i].n * (double)m->L * (double)m->reps / m->t / 1e6;
+            return mb_bio_meas_bw(m, d->pa[i].n) / 1e6;
     }
     return -1;
 }

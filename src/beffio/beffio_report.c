@@ -89,7 +89,7 @@ void mb_bio_print_pattern(const struct mb_bio_run *r, const struct mb_bio_data *
 {
     const struct mb_bio_meas *m = &d->m[i][a][p];
     const int n = r->b->partitions[i];
-    const double S = (double)n * (double)m->L * (double)m->reps;
+    const double S = mb_bio_meas_bytes(m, n);
     char name[MB_SCRATCH_PATH_MAX];
     struct mb_error err = {MB_ERR_NONE, ""};
     const int type = mb_bio_table[p].type;
@@ -100,7 +100,7 @@ void mb_bio_print_pattern(const struct mb_bio_run *r, const struct mb_bio_data *
         "=%6.3f+%6.3f+%5.3f+%5.3f %5.3f %5.3f bw=%8.3f MB/s",
         n, a, type, p, m->tp, (double)m->l, (double)m->L, short_name(name), m->reps, S / 1e6, m->t,
         m->t - m->t_barrier - m->t_bcast - m->t_sync, m->t_barrier, m->t_bcast, m->t_sync,
-        m->t_last_io, m->t_last_tail, m->t > 0 ? S / m->t / 1e6 : 0.0);
+        m->t_last_io, m->t_last_tail, mb_bio_meas_bw(m, n) / 1e6);
     if (m->errors > 0)
         say(r, " %lld ERRORS", m->errors);
     if (m->disk_stop)
@@ -195,9 +195,7 @@ static void sum_row(const struct mb_out *o, const struct mb_bio_data *d, int i, 
         else if (m && m->ran && m->errors > 0)
             mb_printf(o, " %8.3f", -999.999);
         else
-            mb_printf(o, " %8.3f",
-                      m && m->ran && m->t > 0 ? n * (double)m->L * (double)m->reps / m->t / 1e6
-                                              : 0.0);
+            mb_printf(o, " %8.3f", m ? mb_bio_meas_bw(m, n) / 1e6 : 0.0);
     }
     mb_printf(o, "\n");
 }
@@ -237,8 +235,7 @@ static void sum_block(const struct mb_bio_run *r, const struct mb_bio_data *d, i
               "  bw_pat2=");
     for (int a = 0; a < MB_BIO_ACCESSES; a++) {
         const struct mb_bio_meas *m = &d->m[i][a][2];
-        mb_printf(o, "%s%8.3f MB/s %s", a ? ", " : "",
-                  m->t > 0 ? n * (double)m->L * (double)m->reps / m->t / 1e6 : 0.0,
+        mb_printf(o, "%s%8.3f MB/s %s", a ? ", " : "", mb_bio_meas_bw(m, n) / 1e6,
                   mb_bio_access_name[a]);
     }
     mb_printf(o,

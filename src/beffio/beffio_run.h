@@ -21,6 +21,16 @@ struct mb_bio_meas {
     int disk_stop;    /* the write loop stopped at the disk budget, not the time */
 };
 
+/* What a pattern moved with n processes (bytes) and its bandwidth (bytes/s; 0 before it ran). */
+static inline double mb_bio_meas_bytes(const struct mb_bio_meas *m, int n)
+{
+    return (double)n * (double)m->L * (double)m->reps;
+}
+static inline double mb_bio_meas_bw(const struct mb_bio_meas *m, int n)
+{
+    return m->t > 0 ? mb_bio_meas_bytes(m, n) / m->t : 0.0;
+}
+
 /* One pattern type in one pass: open to close. */
 struct mb_bio_typeval {
     int ran;
@@ -94,7 +104,7 @@ struct mb_bio_step {
 int mb_bio_shared_pointer(const struct mb_bio_config *b, int type);
 void mb_bio_file_name(struct mb_bio_run *r, struct mb_bio_file *f, int index, int type);
 void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f);
-void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int index, int access, int type);
+void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, int type);
 void mb_bio_file_close(struct mb_bio_file *f, int access);
 void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s);
 void mb_bio_stamp(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep, int selftest);
@@ -102,7 +112,7 @@ void mb_bio_unstamp(struct mb_bio_run *r, const struct mb_bio_step *s);
 void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s);
 long long mb_bio_verify(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,
                         long long *shown);
-void mb_bio_sync(struct mb_bio_run *r, struct mb_bio_file *f);
+void mb_bio_sync(struct mb_bio_file *f);
 
 /* beffio_report.c (rank 0): the lines go to stdout and to the .prot file (r->prot) as
  * they are measured; the .sum file is written at the end. */

@@ -37,10 +37,9 @@ void mb_bio_evaluate(const struct mb_bio_config *b, struct mb_bio_data *d)
         v->n = b->partitions[i];
         v->tn = mb_bio_partition_seconds(b->T, d->npart);
         for (int a = 0; a < MB_BIO_ACCESSES; a++) {
-            struct mb_bio_accval *ac = &d->ac[i][a];
+            const struct mb_bio_accval *ac = &d->ac[i][a]; /* value: set by the driver */
             for (int t = 0; t < MB_BIO_TYPES; t++)
                 bw[a][t] = d->ty[i][a][t].bw;
-            ac->value = mb_bio_access_value(bw[a], a != MB_BIO_REWRITE || b->rewrite);
             v->bytes += ac->bytes;
             v->t += ac->t;
             v->errors += ac->errors;

@@ -4,13 +4,50 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const char *mb_basename(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* The directory part of a path prefix ("." when there is none). */
+static void dir_of(const char *prefix, char *dir, size_t len)
+{
+    const char *slash = strrchr(prefix, '/');
+
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == prefix)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
+}
+
+int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir, struct mb_error *err)
+{
+    char dir[4096];
+    struct stat st;
+
+    if (!*prefix) {
+        *prefix = mb_xmalloc((output_dir ? strlen(output_dir) + 1 : 0) + strlen(name) + 1);
+        sprintf(*prefix, "%s%s%s", output_dir ? output_dir : "", output_dir ? "/" : "", name);
+        if (output_dir)
+            return 0; /* the run creates DIR */
+    }
+    if ((*prefix)[0] == '\0' || (*prefix)[strlen(*prefix) - 1] == '/')
+        return mb_usage(err, "invalid value '%s' for -f: a file name prefix is needed", *prefix);
+    dir_of(*prefix, dir, sizeof dir);
+    errno = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+        return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
+                        *prefix, dir, errno ? strerror(errno) : "not a directory");
+    return 0;
 }
 
 int mb_parse_long(const char *text, long long min, long long max, long long *out, const char **why)

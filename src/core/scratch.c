@@ -52,6 +52,23 @@ int mb_scratch_join(char *out, size_t cap, const char *dir, const char *name, st
     return mb_scratch_pathf(out, cap, err, dir, "%s", name);
 }
 
+int mb_scratch_dir_check(const char *dir, const char *option, struct mb_error *err)
+{
+    struct stat st;
+
+    if (stat(dir, &st) != 0)
+        return mb_error_set(err, MB_ERR_USAGE, "invalid value '%s' for %s: %s", dir, option,
+                            strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return mb_error_set(err, MB_ERR_USAGE, "invalid value '%s' for %s: not a directory", dir,
+                            option);
+    if (access(dir, W_OK | X_OK) != 0)
+        return mb_error_set(err, MB_ERR_USAGE,
+                            "invalid value '%s' for %s: cannot create files there (%s)", dir,
+                            option, strerror(errno));
+    return 0;
+}
+
 int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, int group, int rank,
                     struct mb_error *err)
 {

@@ -42,6 +42,10 @@ int mb_scratch_pathf(char *out, size_t cap, struct mb_error *err, const char *di
                      ...) __attribute__((format(printf, 5, 6)));
 int mb_scratch_join(char *out, size_t cap, const char *dir, const char *name, struct mb_error *err);
 
+/* The scratch directory an I/O suite was given (IMB-IO --dir, b_eff_io -p) exists, is a
+ * directory and takes new files; else MB_ERR_USAGE "invalid value 'DIR' for OPTION: why". */
+int mb_scratch_dir_check(const char *dir, const char *option, struct mb_error *err);
+
 /* IMB-IO's names (SPEC §4): dir/base, then "_g<group>" in Multi mode (group >= 0) and
  * "_<rank>" for a private per-process file (rank >= 0); a negative value leaves its suffix
  * out. Example: (".", "IMB_out", 1, 3) gives "./IMB_out_g1_3". */

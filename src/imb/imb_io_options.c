@@ -14,8 +14,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Which name forms the selected benchmarks use (guide 5.2.3.2): shared or private files,
  * each with or without the Multi suffix. */
@@ -84,20 +82,6 @@ static int is_ours(const char *name, const char *base, const struct name_forms *
     return number_below(&p, nprocs) && *p == '\0' && u->priv[multi];
 }
 
-static int check_dir(const char *dir, struct mb_error *err)
-{
-    struct stat st;
-
-    if (stat(dir, &st) != 0)
-        return mb_usage(err, "invalid value '%s' for --dir: %s", dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return mb_usage(err, "invalid value '%s' for --dir: not a directory", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return mb_usage(err, "invalid value '%s' for --dir: cannot create files there (%s)", dir,
-                        strerror(errno));
-    return 0;
-}
-
 static int check_name(const char *dir, const char *base, int nprocs, struct mb_error *err)
 {
     char path[MB_SCRATCH_PATH_MAX];
@@ -138,7 +122,7 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
     const struct name_forms u = forms_of(c);
     int rc;
 
-    rc = check_dir(dir, err);
+    rc = mb_scratch_dir_check(dir, "--dir", err);
     if (rc == 0)
         rc = check_name(dir, base, cfg->nprocs, err);
     if (rc == 0 && !c->io_force)
