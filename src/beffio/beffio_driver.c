@@ -38,8 +38,9 @@ static void arm(const struct mb_bio_run *r, int a, int n, int p, long long l)
     if (!r->ctx->wd)
         return;
     snprintf(label, sizeof label,
-             "b_eff_io %s pass, partition of %d processes, pattern %d (%s, chunk %lld bytes)",
-             mb_bio_access_name[a], n, p, mb_bio_type_name[mb_bio_table[p].type], l);
+             "b_eff_io %s pass, partition of %d process%s, pattern %d (%s, chunk %lld bytes)",
+             mb_bio_access_name[a], n, n == 1 ? "" : "es", p,
+             mb_bio_type_name[mb_bio_table[p].type], l);
     mb_watchdog_arm(r->ctx->wd, label);
 }
 

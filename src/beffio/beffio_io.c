@@ -63,7 +63,7 @@ void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
 {
     struct mb_error err = {MB_ERR_NONE, ""};
 
-    if (f->owner && mb_scratch_create(f->path, r->b->force, &err) != 0)
+    if (f->owner && mb_scratch_create(f->path, r->b->force ? MB_SCRATCH_FORCE : 0, &err) != 0)
         mb_die("%s", err.msg);
 }
 

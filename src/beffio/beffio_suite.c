@@ -37,7 +37,7 @@ static int protocol_open(struct protocol *pr, const char *prefix, struct mb_erro
             rc = mb_scratch_pathf(pr->temp[k], sizeof pr->temp[k], err, NULL, "%s.%s.tmp%ld",
                                   prefix, ext[k], (long)getpid());
         if (rc == 0)
-            rc = mb_scratch_create(pr->temp[k], 0, err);
+            rc = mb_scratch_create(pr->temp[k], MB_SCRATCH_TEMPORARY, err);
         if (rc == 0 && !(pr->f[k] = fopen(pr->temp[k], "w")))
             rc = mb_usage(err, "cannot write the protocol file '%s': %s", pr->temp[k],
                           strerror(errno));

@@ -1,9 +1,10 @@
 /* Scratch files of the I/O suites (SPEC §4 IMB-IO, §6 b_eff_io, beff.md B9.4): names in a
  * directory, creation that never takes over a file this run did not create, and a cleanup
  * registry that removes exactly the files this process created on every exit path - normal
- * end, mb_die, the --timeout watchdog and SIGINT/SIGTERM - unless the user asked to keep them
- * (b_eff_io -keep). Also the MPI-IO pieces both suites need: an open that returns errors with
- * a readable message, MPI-IO hints from a file, and the file-system description for headers.
+ * end, mb_die, the --timeout watchdog, SIGINT/SIGTERM and, through a janitor process, a
+ * SIGKILL - unless the user asked to keep them (-keep). Also the MPI-IO pieces both suites
+ * need: an open that returns errors with a readable message, MPI-IO hints from a file, and
+ * the file-system description for headers.
  *
  * Division of work with MPI-IO: the process that owns a name creates it here (open with
  * O_CREAT|O_EXCL is what tells "ours" from "someone else's"), then the processes that use it
@@ -56,12 +57,16 @@ int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, in
  * Not thread-safe: one thread of the process creates and removes. */
 
 /* Creates path as an empty regular file and registers it for cleanup. An existing path is
- * refused (MB_ERR_USAGE, naming what is there) unless force is set; with force an existing
- * regular file with no other hard link is taken over - truncated, registered and later removed
- * like one this run created (SPEC §4/§6: --force allows overwriting). Anything that is not a
- * regular file (directory, FIFO, device, socket, symbolic link - even to a regular file) is
- * refused even with force. A full registry is MB_ERR_RUNTIME and no file is created. */
-int mb_scratch_create(const char *path, int force, struct mb_error *err);
+ * refused (MB_ERR_USAGE, naming what is there) unless flags has MB_SCRATCH_FORCE; then an
+ * existing regular file with no other hard link is taken over - truncated, registered and later
+ * removed like one this run created (SPEC §4/§6: --force allows overwriting). Anything that is
+ * not a regular file (directory, FIFO, device, socket, symbolic link - even to a regular file)
+ * is refused even with force. MB_SCRATCH_TEMPORARY marks a file that is removed on every exit
+ * path even in keep mode (b_eff_io's protocol files under their temporary names: -keep keeps
+ * the data files, never a half-written protocol). A full registry is MB_ERR_RUNTIME and no file
+ * is created. */
+enum { MB_SCRATCH_FORCE = 1u, MB_SCRATCH_TEMPORARY = 2u };
+int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err);
 
 /* Registers a regular file that this run has just created by other means - MPI_File_open
  * with MPI_MODE_CREATE|MPI_MODE_EXCL, or MPI_MODE_CREATE on a name the caller created with
@@ -103,8 +108,9 @@ struct mb_scratch_tally {
 };
 struct mb_scratch_tally mb_scratch_remove_all(void);
 
-/* Keep mode (b_eff_io -keep, SPEC §6): while on, no path of this module unlinks anything -
- * normal end, mb_die, timeout and signals alike - and the files stay for the user. */
+/* Keep mode (b_eff_io -keep, IMB-IO -keep, SPEC §6): while on, no path of this module unlinks
+ * a file (except MB_SCRATCH_TEMPORARY ones) - normal end, mb_die, timeout, signals and the
+ * janitor alike - and the files stay for the user. */
 void mb_scratch_keep(int keep);
 int mb_scratch_keeping(void);
 
@@ -115,11 +121,19 @@ int mb_scratch_keeping(void);
  * check narrows that window to a few instructions, a path-based unlink cannot close it. */
 void mb_scratch_cleanup(void);
 
+/* The janitor: a child process that waits until this process has ended - however it ended,
+ * SIGKILL included - and then removes what is still registered (nothing after a normal end).
+ * Started once per process, by mb_scratch_signals_install; it holds no resources of the
+ * process (it closes every inherited descriptor) and calls only async-signal-safe functions.
+ * Where the registry cannot be shared with a child (no anonymous shared mapping) or fork
+ * fails there is no janitor and the other paths still clean up. */
+void mb_scratch_janitor_start(void);
+
 /* SIGINT and SIGTERM handlers (mpirun forwards both to the ranks) that run mb_scratch_cleanup
  * and then re-raise the signal with the default action, so the process ends as it would have
  * without them (status "killed by SIGTERM", 128+15 in a shell). A signal that is ignored at
  * install time (a background job under a non-interactive shell ignores SIGINT) stays ignored.
- * restore puts back what install found. */
+ * install also starts the janitor; restore puts back the handlers install found. */
 struct mb_scratch_signals {
     struct sigaction previous[2];
     int installed[2];

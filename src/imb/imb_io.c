@@ -142,7 +142,9 @@ void mb_imb_io_setup(struct mb_imb_args *a)
     if (st->creator) {
         /* With -keep the previous benchmark's file of this name is still there: this run
          * created it and may overwrite it. */
-        if (mb_scratch_create(st->path, c->io_force || mb_scratch_is_ours(st->path), &err) != 0)
+        if (mb_scratch_create(st->path,
+                              c->io_force || mb_scratch_is_ours(st->path) ? MB_SCRATCH_FORCE : 0,
+                              &err) != 0)
             mb_die("%s", err.msg);
         if (b->io.read) {
             /* A private file holds this process's portions: at most X/Q + one int each. */

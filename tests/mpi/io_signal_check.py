@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Interrupt an IMB-IO run while its scratch files exist and check that they are gone.
+"""Interrupt an I/O run (IMB-IO, b_eff_io) while its scratch files exist; check they are gone.
 
 Starts the program under mpiexec in a new temporary directory that already holds a file of
 the user's (which must survive untouched), waits until a scratch file appears there, sends
-the signal to mpiexec (as a user's Ctrl-C or a batch system's SIGTERM would), and then checks
-that the job ends within the time limit and the directory is exactly as it was before the run
-(IMB-IO issue: "every scratch file is gone ... after SIGINT/SIGTERM to mpirun").
+the signal - to mpiexec (as a user's Ctrl-C or a batch system's SIGTERM would) or straight
+to rank 0 (--to rank0: SIGKILL there is the OOM killer or a node's kill, no handler runs) -
+and then checks that the job ends within the time limit and the directory is exactly as it
+was before the run (IMB-IO and b_eff_io issues: "every scratch file is gone ... after
+SIGINT/SIGTERM to mpirun", "always removed"). Removal after a SIGKILL is the janitor's, a
+child of each process that acts when its process is gone, a moment after mpiexec may have
+returned: the directory gets --settle seconds, and no janitor may outlive them.
 
-Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM -- ARGS
+Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
+                          [--to mpiexec|rank0] -- ARGS
 """
 import argparse
 import os
@@ -22,12 +27,47 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mbcheck import listing  # noqa: E402
 
 
+def processes_in(cwd):
+    """(pid, comm, environ) of every process whose working directory is cwd."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd") != cwd:
+                continue
+            with open(f"/proc/{pid}/comm") as f:
+                comm = f.read().strip()
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue  # gone meanwhile, or not ours to read
+        found.append((int(pid), comm, env))
+    return found
+
+
+def rank0(binary, cwd):
+    """The pid of rank 0 of the job running binary in cwd (Open MPI and MPICH name the rank in
+    the environment), not its janitor."""
+    name = os.path.basename(binary)[:15]
+    for pid, comm, env in processes_in(cwd):
+        if comm == name and (b"OMPI_COMM_WORLD_RANK=0" in env or b"PMI_RANK=0" in env):
+            return pid
+    return None
+
+
+def janitors(cwd):
+    return [pid for pid, comm, _ in processes_in(cwd) if comm == "mpibench-clean"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--signal", choices=("INT", "TERM"), required=True)
+    ap.add_argument("--signal", choices=("INT", "TERM", "KILL"), required=True)
+    ap.add_argument("--to", choices=("mpiexec", "rank0"), default="mpiexec",
+                    help="whom to send the signal")
+    ap.add_argument("--settle", type=float, default=5,
+                    help="seconds the janitors get after the job ended")
     ap.add_argument("--prefix", default="IMB_out", help="scratch file names start with this")
     ap.add_argument("--files", type=int, default=1, help="wait until this many scratch files exist")
     ap.add_argument("--wait", type=float, default=60, help="seconds to wait for a scratch file")
@@ -59,7 +99,13 @@ def main():
             return 1
         time.sleep(0.3)  # let every process get into its I/O
         sent = time.monotonic()
-        proc.send_signal(getattr(signal, "SIG" + opts.signal))
+        target = proc.pid if opts.to == "mpiexec" else rank0(opts.bin, cwd)
+        if target is None:
+            proc.kill()
+            out, err = proc.communicate()
+            print(f"FAILED: no process of rank 0 of {opts.bin} found\n{err[-3000:]}")
+            return 1
+        os.kill(target, getattr(signal, "SIG" + opts.signal))
         try:
             out, err = proc.communicate(timeout=opts.limit)
         except subprocess.TimeoutExpired:
@@ -69,9 +115,16 @@ def main():
                   f"{err[-3000:]}")
             return 1
         took = time.monotonic() - sent
+        settle = time.monotonic() + opts.settle
         time.sleep(0.2)
-        after = listing(cwd)
+        while True:
+            after, left = listing(cwd), janitors(cwd)
+            if (after == before and not left) or time.monotonic() > settle:
+                break
+            time.sleep(0.1)
         problems = []
+        if left:
+            problems.append(f"janitor processes {left} still alive {opts.settle} s after the end")
         if after != before:
             problems.append(f"directory not as before: left {sorted(after - before)}, "
                             f"missing {sorted(before - after)}")
@@ -79,14 +132,16 @@ def main():
             if f.read() != "the user's file\n":
                 problems.append("the user's file was changed")
         # The launcher's exit status after a forwarded Ctrl-C is its own business (MPICH's
-        # hydra returns 0); the run itself must not have finished.
+        # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
+        if opts.to == "rank0" and proc.returncode == 0:
+            problems.append("mpiexec exited 0 although rank 0 was killed")
         if "# All processes entering MPI_Finalize" in out:
             problems.append("the run finished although it was interrupted")
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
                   f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
             return 1
-        print(f"ok: {seen} existed; SIG{opts.signal} ended the job in {took:.1f} s "
+        print(f"ok: {seen} existed; SIG{opts.signal} to {opts.to} ended the job in {took:.1f} s "
               f"(status {proc.returncode}); the directory is as it was")
     return 0
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -247,11 +248,16 @@ static void test_keep(void)
     EXPECT_EQ_LL(mb_scratch_create(at("k1"), 0, &err), 0);
     EXPECT_EQ_LL(mb_scratch_create(at("k2"), 0, &err), 0);
     EXPECT_EQ_LL(mb_scratch_create(at("k3"), 0, &err), 0);
+    EXPECT_EQ_LL(mb_scratch_create(at("t1"), MB_SCRATCH_TEMPORARY, &err), 0);
+    EXPECT_EQ_LL(mb_scratch_create(at("t2"), MB_SCRATCH_TEMPORARY, &err), 0);
     mb_scratch_keep(1);
     EXPECT(mb_scratch_keeping());
     EXPECT(mb_scratch_remove(at("k1")) == MB_SCRATCH_KEPT);
+    /* Temporary files go even in keep mode. */
+    EXPECT(mb_scratch_remove(at("t1")) == MB_SCRATCH_REMOVED);
     mb_scratch_cleanup();
     EXPECT(exists(at("k2")) && exists(at("k3")));
+    EXPECT(!exists(at("t1")) && !exists(at("t2")));
     EXPECT_EQ_LL(mb_scratch_count(), 0);
     EXPECT_EQ_LL(mb_scratch_register(at("k2"), &err), 0);
     EXPECT_EQ_LL(mb_scratch_register(at("k3"), &err), 0);
@@ -294,20 +300,30 @@ static void test_capacity(void)
     EXPECT(mb_scratch_remove(at("after")) == MB_SCRATCH_REMOVED);
 }
 
-enum end { BY_SIGNAL, BY_DIE, BY_WATCHDOG };
+enum end { BY_SIGNAL, BY_DIE, BY_WATCHDOG, BY_KILL };
 
-/* A child creates two scratch files next to the parent's foreign one and ends as told; the
- * parent checks how it ended and what is left. */
+/* Whether the child's files are as they should be: kept ones there (keep mode), the rest and
+ * the temporary one gone. After a SIGKILL the janitor removes them a moment after the child's
+ * end: up to 5 s are allowed. */
+static int files_as_expected(const char *f1, const char *f2, const char *f3, int keep)
+{
+    return exists(f1) == keep && exists(f2) == keep && !exists(f3);
+}
+
+/* A child creates two scratch files and a temporary one next to the parent's foreign and
+ * registered ones and ends as told; the parent checks how it ended and what is left. */
 static void child_run(enum end how, int sig, int keep, const char *tag)
 {
-    char f1[64], f2[64];
-    int status = 0;
+    char f1[64], f2[64], f3[64];
+    int status = 0, ok = 0;
     pid_t pid;
 
     snprintf(f1, sizeof f1, "%s_1", tag);
     snprintf(f2, sizeof f2, "%s_2", tag);
+    snprintf(f3, sizeof f3, "%s_tmp", tag);
     snprintf(f1, sizeof f1, "%s", at(f1));
     snprintf(f2, sizeof f2, "%s", at(f2));
+    snprintf(f3, sizeof f3, "%s", at(f3));
     fflush(NULL);
     pid = fork();
     if (pid == 0) {
@@ -321,11 +337,15 @@ static void child_run(enum end how, int sig, int keep, const char *tag)
         /* A parent that ignores SIGINT (a background job) would make the child ignore it. */
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
-        if (mb_scratch_create(f1, 0, &err) != 0 || mb_scratch_create(f2, 0, &err) != 0)
+        /* The parent's registered file is not the child's: the child starts empty. */
+        if (mb_scratch_count() != 0)
+            _exit(96);
+        if (mb_scratch_create(f1, 0, &err) != 0 || mb_scratch_create(f2, 0, &err) != 0 ||
+            mb_scratch_create(f3, MB_SCRATCH_TEMPORARY, &err) != 0)
             _exit(97);
         mb_scratch_keep(keep);
         mb_scratch_signals_install(&saved);
-        if (how == BY_SIGNAL)
+        if (how == BY_SIGNAL || how == BY_KILL)
             raise(sig);
         else if (how == BY_DIE)
             mb_die("test_scratch: deliberate failure");
@@ -345,15 +365,14 @@ static void child_run(enum end how, int sig, int keep, const char *tag)
         EXPECT(WIFSIGNALED(status));
         EXPECT_EQ_LL(WIFSIGNALED(status) ? WTERMSIG(status) : -1, sig);
     }
+    for (int i = 0; i < (how == BY_KILL ? 500 : 1) && !(ok = files_as_expected(f1, f2, f3, keep));
+         i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    EXPECT(ok);
     EXPECT(exists(at("foreign_of_parent")));
-    if (keep) {
-        EXPECT(exists(f1) && exists(f2));
-        unlink(f1);
-        unlink(f2);
-    } else {
-        EXPECT(!exists(f1));
-        EXPECT(!exists(f2));
-    }
+    EXPECT(exists(at("registered_by_parent")));
+    unlink(f1);
+    unlink(f2);
 }
 
 static void test_exit_paths(void)
@@ -361,15 +380,21 @@ static void test_exit_paths(void)
     struct mb_scratch_signals saved;
     struct sigaction now;
 
+    struct mb_error err = {0};
+
     put(at("foreign_of_parent"), "keep me");
-    EXPECT_EQ_LL(mb_scratch_count(), 0); /* the children must not inherit our files */
+    EXPECT_EQ_LL(mb_scratch_create(at("registered_by_parent"), 0, &err), 0);
     child_run(BY_SIGNAL, SIGTERM, 0, "term");
     child_run(BY_SIGNAL, SIGINT, 0, "int");
     child_run(BY_SIGNAL, SIGTERM, 1, "term_keep");
     /* mb_die before MPI_Init ends in abort(). */
     child_run(BY_DIE, SIGABRT, 0, "die");
     child_run(BY_WATCHDOG, 0, 0, "alarm");
+    /* No handler runs: the janitor removes the files. */
+    child_run(BY_KILL, SIGKILL, 0, "kill");
+    child_run(BY_KILL, SIGKILL, 1, "kill_keep");
     unlink(at("foreign_of_parent"));
+    EXPECT(mb_scratch_remove(at("registered_by_parent")) == MB_SCRATCH_REMOVED);
 
     /* restore puts back what install found. */
     signal(SIGTERM, SIG_DFL);
