@@ -137,6 +137,8 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     }
     if (q->type == MB_BIO_SCATTER || (q->type == MB_BIO_SHARED && r->b->noshared))
         ps->f.disp += (MPI_Offset)n * (MPI_Offset)L * (MPI_Offset)reps;
+    if (a == MB_BIO_WRITE)
+        mb_bio_check_size(r, &ps->f, &s);
     ps->errors += errors;
     MB_MPI(MPI_Reduce(&errors, &m->errors, 1, MPI_LONG_LONG, MPI_SUM, 0, comm));
     m->ran = 1;

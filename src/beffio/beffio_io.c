@@ -81,6 +81,7 @@ void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, i
         mb_die("%s", err.msg);
     mb_bio_info_free(&info);
     f->disp = 0;
+    f->wrote = 0;
 }
 
 void mb_bio_file_close(struct mb_bio_file *f, int access)
@@ -186,11 +187,41 @@ void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct m
     if (__builtin_expect(got != s->elems, 0))
         mb_die("%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
                reading ? "the file is shorter than written" : "is the file system full?");
+    f->wrote += (MPI_Offset)got * 8;
 }
 
 void mb_bio_sync(struct mb_bio_file *f)
 {
     io_ok(f, MPI_File_sync(f->fh), "MPI_File_sync");
+}
+
+/* After a write-pass pattern (outside its timing): the file must reach as far as the pattern
+ * wrote. Open MPI 4.1's collective writes (fcoll) print a failed pwritev ("No space left on
+ * device") on stderr but return success with the full count, so without this a full disk
+ * became a bandwidth. The largest size any process of the file sees counts: a process sees
+ * its own writes, and on a file system with cached attributes (NFS) the others' may lag. */
+void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
+                       const struct mb_bio_step *s)
+{
+    const int type = mb_bio_table[s->p].type;
+    MPI_Offset least, size, largest;
+    int me;
+
+    if (scattered(r->b, type))
+        least = f->disp; /* the tiles end where the next pattern's begin */
+    else if (type == MB_BIO_SHARED)
+        least = f->wrote * f->n; /* every process writes as much per pattern */
+    else if (type == MB_BIO_SEPARATE)
+        least = f->wrote;
+    else /* segmented: the last process's segment */
+        least = (MPI_Offset)(f->n - 1) * (MPI_Offset)s->lseg + f->wrote;
+    io_ok(f, MPI_File_get_size(f->fh, &size), "MPI_File_get_size");
+    MB_MPI(MPI_Allreduce(&size, &largest, 1, MPI_OFFSET, MPI_MAX, f->comm));
+    MB_MPI(MPI_Comm_rank(f->comm, &me));
+    if (largest < least && me == 0)
+        mb_die("the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "
+               "up to there (is the file system full?)",
+               s->p, f->path, (long long)largest, (long long)least);
 }
 
 static void report(const struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,

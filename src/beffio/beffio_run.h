@@ -86,10 +86,11 @@ struct mb_bio_run {
 struct mb_bio_file {
     char path[MB_SCRATCH_PATH_MAX];
     MPI_File fh;
-    MPI_Comm comm;   /* the partition, or MPI_COMM_SELF for separate files */
-    int owner;       /* this process created the file and removes it */
-    MPI_Offset disp; /* type 0: the next pattern's displacement (bytes) */
-    int rank, n;     /* in the partition */
+    MPI_Comm comm;    /* the partition, or MPI_COMM_SELF for separate files */
+    int owner;        /* this process created the file and removes it */
+    MPI_Offset disp;  /* type 0: the next pattern's displacement (bytes) */
+    MPI_Offset wrote; /* bytes this process has written to the file in this pass */
+    int rank, n;      /* in the partition */
 };
 
 /* One pattern's work as the kernels see it. */
@@ -113,6 +114,8 @@ void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct m
 long long mb_bio_verify(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,
                         long long *shown);
 void mb_bio_sync(struct mb_bio_file *f);
+void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
+                       const struct mb_bio_step *s);
 
 /* beffio_report.c (rank 0): the lines go to stdout and to the .prot file (r->prot) as
  * they are measured; the .sum file is written at the end. */

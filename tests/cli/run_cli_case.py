@@ -8,6 +8,7 @@ only), runs no benchmark, and leaves no file behind.
 """
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -16,6 +17,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mpi"))
 from mbcheck import create_files, listing  # noqa: E402  (shared with the MPI checkers)
+
+
+def expand(args):
+    """{c*N} in the arguments stands for the character c N times (a path too long to write)."""
+    return re.sub(r"\{(.)\*(\d+)\}", lambda m: m.group(1) * int(m.group(2)), args)
 
 
 def load_case(table, case_id):
@@ -59,7 +65,8 @@ def main():
         before = listing(cwd)
         contents = snapshot(cwd, before)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),
-                                            os.path.join(os.path.abspath(opts.bindir), prog)] + shlex.split(args))
+                                            os.path.join(os.path.abspath(opts.bindir), prog)] +
+               shlex.split(expand(args)))
         start = time.monotonic()
         try:
             proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,

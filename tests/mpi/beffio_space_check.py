@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""b_eff_io on a small file system: the refusal to start, and a disk that fills during the run.
+
+Mounts a tmpfs of --size MB (needs root and mount rights; otherwise the test is skipped with
+status 77) and runs b_eff_io with -p there:
+
+--mode refuse: the scratch files cannot fit. Exit status 2 within seconds, one message from
+    rank 0 naming the directory, the space needed and the space free; nothing written, neither
+    in the tmpfs nor next to the protocol prefix.
+--mode fill: the run starts (its files fit), and as soon as its first scratch file exists the
+    test fills the rest of the tmpfs with a file of its own, as another job would. Exit status
+    1 with a run-time error naming a scratch file in the tmpfs and the full disk; afterwards the tmpfs holds only the test's file, unchanged,
+    and no protocol or temporary file is left (b_eff_io issue: "refuses to start when the run
+    would not fit", "always removed ... also on error").
+
+Usage: beffio_space_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill --size MB
+                             -- ARGS (without -p)
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from io_diskfull_check import SKIP, unmount  # noqa: E402
+from mbcheck import listing  # noqa: E402
+
+FILLER = "another_jobs_file"
+
+
+def fill(path):
+    """Write path until the file system is full; the number of bytes written."""
+    block = b"\x5a" * (1 << 20)
+    done = 0
+    with open(path, "wb", buffering=0) as f:
+        while True:
+            try:
+                n = f.write(block)
+            except OSError:
+                break
+            done += n
+            if n < len(block):
+                break
+    return done
+
+
+def run(opts, cwd, small, args):
+    cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] + args +
+           ["-p", small])
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    filled = None
+    if opts.mode == "fill":
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if any(n.startswith("b_eff_io_data_") for n in os.listdir(small)):
+                filled = fill(os.path.join(small, FILLER))
+                break
+            time.sleep(0.02)
+    try:
+        out, err = proc.communicate(timeout=opts.timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        return cmd, None, out, err, filled
+    # A rank's janitor may remove its files a moment after mpiexec returned.
+    time.sleep(0.5)
+    return cmd, proc.returncode, out, err, filled
+
+
+def check(opts, cwd, small, cmd, status, out, err, filled, before):
+    problems = []
+    if status is None:
+        return [f"no exit within {opts.timeout} s"]
+    if opts.mode == "refuse":
+        want = re.compile(r"the scratch files need at least [0-9.]+ MB in '" + re.escape(small) +
+                          r"' .*but it has [0-9.]+ MB free")
+        if status != 2:
+            problems.append(f"exit status {status}, expected 2")
+        msgs = [l for l in err.splitlines() if "error:" in l]
+        if len(msgs) != 1 or not want.search(msgs[0]):
+            problems.append(f"expected one message about the space needed, got {msgs}")
+        left = sorted(os.listdir(small))
+    else:
+        if filled is None:
+            return ["the run never created a scratch file"]
+        if status != 1:
+            problems.append(f"exit status {status}, expected 1")
+        tail = err[err.find("run-time error:"):][:1500]
+        want = re.compile(r"'" + re.escape(small) + r"/b_eff_io_data_[^']*'.*"
+                          r"(moved \d+ of \d+ doubles|file system full|[Nn]o space left on device|"
+                          r"MPI_ERR_NO_SPACE)", re.S)
+        if "run-time error:" not in err or not want.search(tail):
+            problems.append("expected a run-time error naming a scratch file and the full disk")
+        left = sorted(n for n in os.listdir(small) if n != FILLER)
+        size = os.path.getsize(os.path.join(small, FILLER))
+        if size != filled:
+            problems.append(f"the test's own file has {size} bytes, {filled} were written")
+    if left:
+        problems.append(f"left in {small}: {left}")
+    new = sorted(p for p in listing(cwd) - before if not p.startswith("small"))
+    if new:
+        problems.append(f"new files next to the prefix: {new}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--mode", choices=("refuse", "fill"), required=True)
+    ap.add_argument("--size", type=int, required=True, help="tmpfs size in MB")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    opts = ap.parse_args()
+    args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
+    if os.geteuid() != 0:
+        print("skipped: mounting a small tmpfs needs root")
+        return SKIP
+    with tempfile.TemporaryDirectory(prefix="mb-bio-space-") as cwd:
+        small = os.path.join(cwd, "small")
+        os.mkdir(small)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={opts.size}m", "tmpfs",
+                                small], capture_output=True, text=True)
+        if mount.returncode != 0:
+            print(f"skipped: cannot mount a tmpfs here: {mount.stderr.strip()}")
+            return SKIP
+        before = listing(cwd)
+        try:
+            cmd, status, out, err, filled = run(opts, cwd, small, args)
+            problems = check(opts, cwd, small, cmd, status, out, err, filled, before)
+        finally:
+            unmount(small)
+        if problems:
+            print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
+                  f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
+            return 1
+        first = next((l for l in err.splitlines() if "error:" in l), "")
+        print(f"ok ({opts.mode}): {first.strip()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
