@@ -7,9 +7,11 @@ status 77) and runs b_eff_io with -p there:
 --mode refuse: the scratch files cannot fit. Exit status 2 within seconds, one message from
     rank 0 naming the directory, the space needed and the space free; nothing written, neither
     in the tmpfs nor next to the protocol prefix.
---mode fill: the run starts (its files fit), and as soon as its first scratch file exists the
-    test fills the rest of the tmpfs with a file of its own, as another job would. Exit status
-    1 with a run-time error naming a scratch file in the tmpfs and the full disk; afterwards the tmpfs holds only the test's file, unchanged,
+--mode fill: the run starts (its files fit); after its space check and before its first
+    scratch file the test stops its processes, fills the rest of the tmpfs with a file of its
+    own, as another job would, and lets them go on. Exit status 1 with a run-time error
+    naming a scratch file in the tmpfs and the full disk, no pattern line with a bandwidth
+    (nothing could be written); afterwards the tmpfs holds only the test's file, unchanged,
     and no protocol or temporary file is left (b_eff_io issue: "refuses to start when the run
     would not fit", "always removed ... also on error").
 
@@ -20,6 +22,7 @@ import argparse
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,6 +51,20 @@ def fill(path):
     return done
 
 
+def ranks(binary, cwd):
+    """The pids of the job's processes (working directory cwd), not their janitors."""
+    name = os.path.basename(binary)[:15]
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() == name and os.readlink(f"/proc/{pid}/cwd") == cwd:
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
 def run(opts, cwd, small, args):
     cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] + args +
            ["-p", small])
@@ -55,12 +72,20 @@ def run(opts, cwd, small, args):
                             text=True)
     filled = None
     if opts.mode == "fill":
+        # The protocol's temporary file appears after the space check and before the first
+        # scratch file: the processes are stopped there while "another job" takes the space
+        # (on a tmpfs the run would otherwise write everything before the filler starts).
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:
-            if any(n.startswith("b_eff_io_data_") for n in os.listdir(small)):
+            if any(".prot.tmp" in n for n in os.listdir(cwd)):
+                stopped = ranks(opts.bin, cwd)
+                for pid in stopped:
+                    os.kill(pid, signal.SIGSTOP)
                 filled = fill(os.path.join(small, FILLER))
+                for pid in stopped:
+                    os.kill(pid, signal.SIGCONT)
                 break
-            time.sleep(0.02)
+            time.sleep(0.001)
     try:
         out, err = proc.communicate(timeout=opts.timeout)
     except subprocess.TimeoutExpired:
@@ -87,7 +112,7 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
         left = sorted(os.listdir(small))
     else:
         if filled is None:
-            return ["the run never created a scratch file"]
+            return ["the run never created its protocol files"]
         if status != 1:
             problems.append(f"exit status {status}, expected 1")
         tail = err[err.find("run-time error:"):][:1500]
@@ -96,6 +121,10 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
                           r"MPI_ERR_NO_SPACE)", re.S)
         if "run-time error:" not in err or not want.search(tail):
             problems.append("expected a run-time error naming a scratch file and the full disk")
+        # Nothing was written before the disk was full: no pattern may report a bandwidth.
+        measured = [l for l in out.splitlines() if l.startswith("n=") and "bw=" in l]
+        if measured:
+            problems.append(f"bandwidths measured on a full disk: {measured[:3]}")
         left = sorted(n for n in os.listdir(small) if n != FILLER)
         size = os.path.getsize(os.path.join(small, FILLER))
         if size != filled:
