@@ -3,7 +3,9 @@
  * size on disk, on a logarithmic bandwidth axis and the pseudo-logarithmic chunk axis 1k, +8,
  * 32k, +8, 1M, +8, L_max. PREFIX.plot holds the numbers (one gnuplot index per partition and
  * access method), PREFIX.gps draws PREFIX_<n>_<access>.svg and, where gnuplot has a PNG
- * terminal, .png. */
+ * terminal, .png (PREFIX_<n>-<k>_<access> for the k-th partition of n processes when -N names
+ * a size twice). Like b_eff's, the script names its files as the run did: it is run from the
+ * directory the run was started in, as its first line says. */
 #include "beffio/beffio_run.h"
 
 static double pattern_bw(const struct mb_bio_data *d, int i, int a, int type, int pos)
@@ -48,6 +50,19 @@ void mb_bio_write_plot(const struct mb_bio_run *r, const struct mb_bio_data *d, 
         }
 }
 
+/* "<n>" or, for a repeated partition size, "<n>-<k>" (k = 2, 3, ...). */
+static void figure_tag(const struct mb_bio_data *d, int i, char *out, size_t cap)
+{
+    int k = 1;
+
+    for (int j = 0; j < i; j++)
+        k += d->pa[j].n == d->pa[i].n;
+    if (k == 1)
+        snprintf(out, cap, "%d", d->pa[i].n);
+    else
+        snprintf(out, cap, "%d-%d", d->pa[i].n, k);
+}
+
 void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, FILE *f,
                       const char *datname)
 {
@@ -77,19 +92,21 @@ void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, F
         for (int a = 0; a < MB_BIO_ACCESSES; a++) {
             const int index = i * MB_BIO_ACCESSES + a;
             const int types = a != MB_BIO_REWRITE || r->b->rewrite ? MB_BIO_TYPES : 1;
+            char tag[32];
+            figure_tag(d, i, tag, sizeof tag);
             fprintf(f, "set title 'b_eff_io %s, %d processes, T=%.1f min'\n", mb_bio_access_name[a],
                     d->pa[i].n, (double)d->pa[i].tn / 60.0);
             for (int term = 0; term < 2; term++) {
                 if (term == 0)
                     fprintf(f,
-                            "set terminal svg size 800,500 noenhanced\nset output '%s_%d_%s.svg'\n",
-                            prefix, d->pa[i].n, mb_bio_access_name[a]);
+                            "set terminal svg size 800,500 noenhanced\nset output '%s_%s_%s.svg'\n",
+                            prefix, tag, mb_bio_access_name[a]);
                 else
                     fprintf(f,
                             "if (png ne '') { eval('set terminal '.png.' size 800,500 "
                             "noenhanced'); set output "
-                            "'%s_%d_%s.png'; replot }\n",
-                            prefix, d->pa[i].n, mb_bio_access_name[a]);
+                            "'%s_%s_%s.png'; replot }\n",
+                            prefix, tag, mb_bio_access_name[a]);
                 if (term == 1)
                     continue;
                 fprintf(f, "plot ");

@@ -724,7 +724,13 @@ def check_plot(text, m, st):
 
 
 def svg_names(st):
-    return [f"{st.prefix}_{n}_{ACCESSES[a]}.svg" for n in st.parts for a in range(3)]
+    """PREFIX_<n>_<access>.svg; a partition size named again by -N: PREFIX_<n>-<k>_..."""
+    names = []
+    for i, n in enumerate(st.parts):
+        k = st.parts[:i].count(n) + 1
+        tag = f"{n}" if k == 1 else f"{n}-{k}"
+        names += [f"{st.prefix}_{tag}_{ACCESSES[a]}.svg" for a in range(3)]
+    return names
 
 
 def check_gps(text, m, st):
@@ -815,11 +821,7 @@ def run_gnuplot(run, st, gnuplot):
     missing = [s for s in svg_names(st) if not (os.path.isfile(_abs(run, s)) and
                                                os.path.getsize(_abs(run, s)) > 0)]
     check(not missing, f"gnuplot did not draw {missing}")
-    names = svg_names(st)
-    if len(set(names)) < len(names):
-        print(f"note: partitions of equal size share figure names: {len(names)} plots drawn "
-              f"into {len(set(names))} files")
-    return len(set(names))
+    return len(svg_names(st))
 
 
 # ---- the check -----------------------------------------------------------------------------
