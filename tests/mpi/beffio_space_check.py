@@ -25,11 +25,11 @@ import shlex
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_diskfull_check import SKIP, unmount  # noqa: E402
+from io_diskfull_check import SKIP, small_tmpfs  # noqa: E402
+from io_signal_check import processes_in  # noqa: E402
 from mbcheck import listing  # noqa: E402
 
 FILLER = "another_jobs_file"
@@ -54,15 +54,7 @@ def fill(path):
 def ranks(binary, cwd):
     """The pids of the job's processes (working directory cwd), not their janitors."""
     name = os.path.basename(binary)[:15]
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{pid}/comm") as f:
-                if f.read().strip() == name and os.readlink(f"/proc/{pid}/cwd") == cwd:
-                    found.append(int(pid))
-        except OSError:
-            continue
-    return found
+    return [pid for pid, comm, _ in processes_in(cwd) if comm == name]
 
 
 def run(opts, cwd, small, args):
@@ -148,23 +140,13 @@ def main():
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
-    if os.geteuid() != 0:
-        print("skipped: mounting a small tmpfs needs root")
-        return SKIP
-    with tempfile.TemporaryDirectory(prefix="mb-bio-space-") as cwd:
-        small = os.path.join(cwd, "small")
-        os.mkdir(small)
-        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={opts.size}m", "tmpfs",
-                                small], capture_output=True, text=True)
-        if mount.returncode != 0:
-            print(f"skipped: cannot mount a tmpfs here: {mount.stderr.strip()}")
+    with small_tmpfs("mb-bio-space-", f"{opts.size}m") as where:
+        if where is None:
             return SKIP
+        cwd, small = where
         before = listing(cwd)
-        try:
-            cmd, status, out, err, filled = run(opts, cwd, small, args)
-            problems = check(opts, cwd, small, cmd, status, out, err, filled, before)
-        finally:
-            unmount(small)
+        cmd, status, out, err, filled = run(opts, cwd, small, args)
+        problems = check(opts, cwd, small, cmd, status, out, err, filled, before)
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
                   f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")

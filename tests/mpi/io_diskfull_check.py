@@ -11,6 +11,7 @@ error path, mb_die).
 Usage: io_diskfull_check.py --mpiexec CMD --np N --bin PATH -- ARGS (without --dir)
 """
 import argparse
+import contextlib
 import os
 import re
 import shlex
@@ -32,6 +33,30 @@ def unmount(path):
     subprocess.run(["umount", "-l", path], capture_output=True)
 
 
+@contextlib.contextmanager
+def small_tmpfs(prefix, size):
+    """A new temporary directory with a tmpfs of `size` (mount's "256k", "1m") mounted at
+    its "small", unmounted on leaving: yields (directory, tmpfs path), or None after printing
+    why it cannot be mounted here (the caller then returns SKIP)."""
+    if os.geteuid() != 0:
+        print("skipped: mounting a small tmpfs needs root")
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix=prefix) as cwd:
+        small = os.path.join(cwd, "small")
+        os.mkdir(small)
+        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", small],
+                               capture_output=True, text=True)
+        if mount.returncode != 0:
+            print(f"skipped: cannot mount a tmpfs here: {mount.stderr.strip()}")
+            yield None
+            return
+        try:
+            yield cwd, small
+        finally:
+            unmount(small)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mpiexec", required=True)
@@ -41,31 +66,21 @@ def main():
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
-    if os.geteuid() != 0:
-        print("skipped: mounting a small tmpfs needs root")
-        return SKIP
-    with tempfile.TemporaryDirectory(prefix="mb-io-full-") as cwd:
-        small = os.path.join(cwd, "small")
-        os.mkdir(small)
-        mount = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", small],
-                               capture_output=True, text=True)
-        if mount.returncode != 0:
-            print(f"skipped: cannot mount a tmpfs here: {mount.stderr.strip()}")
+    with small_tmpfs("mb-io-full-", "256k") as where:
+        if where is None:
             return SKIP
+        cwd, small = where
+        with open(os.path.join(cwd, "L"), "w") as f:
+            f.write("0\n4096\n1048576\n4194304\n")
+        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
+               args + ["-msglen", "L", "--dir", small])
         try:
-            with open(os.path.join(cwd, "L"), "w") as f:
-                f.write("0\n4096\n1048576\n4194304\n")
-            cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
-                   args + ["-msglen", "L", "--dir", small])
-            try:
-                proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                                      timeout=opts.timeout)
-            except subprocess.TimeoutExpired:
-                print(f"FAILED: no exit within {opts.timeout} s\ncommand: {shlex.join(cmd)}")
-                return 1
-            left = os.listdir(small)
-        finally:
-            unmount(small)
+            proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                                  timeout=opts.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"FAILED: no exit within {opts.timeout} s\ncommand: {shlex.join(cmd)}")
+            return 1
+        left = os.listdir(small)
         problems = []
         if proc.returncode != 1:
             problems.append(f"exit status {proc.returncode}, expected 1")
