@@ -98,6 +98,10 @@ struct mb_imb_bench {
     /* Optional: assure completion (guide 4.2.2.2.1) - after every transfer in non-aggregate
      * mode, after all of them in aggregate mode. */
     void (*complete)(const struct mb_imb_args *a);
+    /* Optional, collective over the group, never timed: after a timed loop of n transfers
+     * that wrote a file, check that the file holds them (IMB-IO writes: a full disk must end
+     * the run, not become a bandwidth). */
+    void (*written)(const struct mb_imb_args *a, long n);
     /* Optional: set counts/displs/second (or the I/O share) for this message length. */
     void (*prepare)(struct mb_imb_args *a);
     /* Optional, collective over the group: before every timed loop and the check sample,
@@ -200,6 +204,7 @@ void mb_imb_io_teardown(struct mb_imb_args *a);
 void mb_imb_io_prepare(struct mb_imb_args *a);
 void mb_imb_io_reset(struct mb_imb_args *a);
 void mb_imb_io_sync(const struct mb_imb_args *a);
+void mb_imb_io_written(const struct mb_imb_args *a, long n);
 #define MB_IMB_IO_KERNEL(fn) void mb_imb_io_##fn(const struct mb_imb_args *a, long iter)
 MB_IMB_IO_KERNEL(write);
 MB_IMB_IO_KERNEL(write_at);

@@ -352,8 +352,13 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
     if (c->time_limit > 0)
         n = probe_reps(r, n);
     t = timed_loop(r, n, MB_IMB_N_BARR);
-    if (r->b->istart)
+    if (r->b->written)
+        r->b->written(&r->a, n);
+    if (r->b->istart) {
         t_ovrl = overlap_loop(r, n) * 1e6;
+        if (r->b->written)
+            r->b->written(&r->a, n);
+    }
     if (r->cfg->common.check)
         defects = check_once(r, r->b->reset ? 0 : n - 1);
     report(r, x, n, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);

@@ -240,6 +240,32 @@ void mb_imb_io_sync(const struct mb_imb_args *a)
     io_ok(a, MPI_File_sync(a->fh), "MPI_File_sync");
 }
 
+/* After a timed write loop of n transfers (not timed): the file reaches as far as they wrote -
+ * n tiles of X bytes in a shared file (tiled view, shared pointer or explicit offsets alike),
+ * n portions in a private one. Open MPI 4.1's collective writes (fcoll) print a failed
+ * pwritev ("No space left on device") on stderr but return success with the full count, so a
+ * full disk showed up as a row of bandwidth. The largest size any process of the file sees
+ * counts (on NFS another process's writes may show late). The file is not truncated between
+ * lengths (IMB re-opens it), so a failed loop that stays inside what an earlier length wrote
+ * goes unseen; the first loop that should have grown the file is caught. */
+void mb_imb_io_written(const struct mb_imb_args *a, long n)
+{
+    const struct io_state *st = state_of(a);
+    const int priv = a->bench->file == MB_IMB_PRIVATE_FILES;
+    const MPI_Offset least = (MPI_Offset)n * (MPI_Offset)(priv ? a->portion : a->bytes);
+    MPI_Offset size = 0, largest = 0;
+    int me;
+
+    io_ok(a, MPI_File_get_size(a->fh, &size), "MPI_File_get_size");
+    MB_MPI(MPI_Allreduce(&size, &largest, 1, MPI_OFFSET, MPI_MAX, st->fcomm));
+    MB_MPI(MPI_Comm_rank(st->fcomm, &me));
+    if (largest < least && me == 0)
+        mb_die("%s: after %ld writes of %zu bytes '%s' holds %lld bytes, %lld were written (is "
+               "the file system full?)",
+               a->bench->name, n, priv ? a->portion : a->bytes, st->path, (long long)largest,
+               (long long)least);
+}
+
 /* ---- blocking transfers (4.2.4.1-4.2.4.9) ---------------------------------------------- */
 
 /* Explicit offset of transfer iter: the process's block in the iter-th tile. */

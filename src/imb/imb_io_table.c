@@ -21,14 +21,14 @@
     {                                                                                              \
         IO_ROW(label, cls, exact, file, rsplit),                                                   \
             .io = {0, tiled, shptr}, .aggregate = 1, .complete = mb_imb_io_sync,                   \
-            .kernel = mb_imb_io_##fn, .check = mb_imb_io_check_##chk                               \
+            .written = mb_imb_io_written, .kernel = mb_imb_io_##fn, .check = mb_imb_io_check_##chk \
     }
 #define IWRITE(label, cls, exact, file, tiled, shptr, fn, chk, rsplit, start, wait, obo)           \
     {                                                                                              \
         IO_ROW(label, cls, exact, file, rsplit),                                                   \
             .io = {0, tiled, shptr}, .aggregate_only = 1, .complete = mb_imb_io_sync,              \
-            .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start, .iwait = mb_imb_io_##wait,      \
-            .one_by_one = obo, .check = mb_imb_io_check_##chk                                      \
+            .written = mb_imb_io_written, .kernel = mb_imb_io_##fn, .istart = mb_imb_io_##start,   \
+            .iwait = mb_imb_io_##wait, .one_by_one = obo, .check = mb_imb_io_check_##chk           \
     }
 #define READ(label, cls, exact, file, tiled, shptr, fn, chk)                                       \
     {                                                                                              \
