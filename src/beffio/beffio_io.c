@@ -198,16 +198,15 @@ void mb_bio_sync(struct mb_bio_file *f)
 /* After a write-pass pattern (outside its timing): the file must reach as far as the pattern
  * wrote. Open MPI 4.1's collective writes (fcoll) print a failed pwritev ("No space left on
  * device") on stderr but return success with the full count, so without this a full disk
- * became a bandwidth. The largest size any process of the file sees counts: a process sees
- * its own writes, and on a file system with cached attributes (NFS) the others' may lag.
- * Type 1 through the shared pointer is left out: Open MPI's sharedfp components may keep the
- * writes aside until the file is closed (seen with IMB-IO's P_Write_Shared), and its short
- * counts do reach the caller (a full disk ends type 1 with "moved N of M doubles"). */
+ * became a bandwidth (core/scratch.h, mb_scratch_file_extent). Type 1 through the shared
+ * pointer is left out: Open MPI's sharedfp components may keep the writes aside until the
+ * file is closed (seen with IMB-IO's P_Write_Shared), and its short counts do reach the
+ * caller (a full disk ends type 1 with "moved N of M doubles"). */
 void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
                        const struct mb_bio_step *s)
 {
     const int type = mb_bio_table[s->p].type;
-    MPI_Offset least, size, largest;
+    MPI_Offset least, largest;
     int me;
 
     if (scattered(r->b, type))
@@ -218,8 +217,7 @@ void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
         least = f->wrote;
     else /* segmented: the last process's segment */
         least = (MPI_Offset)(f->n - 1) * (MPI_Offset)s->lseg + f->wrote;
-    io_ok(f, MPI_File_get_size(f->fh, &size), "MPI_File_get_size");
-    MB_MPI(MPI_Allreduce(&size, &largest, 1, MPI_OFFSET, MPI_MAX, f->comm));
+    io_ok(f, mb_scratch_file_extent(f->fh, f->comm, &largest), "MPI_File_get_size");
     MB_MPI(MPI_Comm_rank(f->comm, &me));
     if (largest < least && me == 0)
         mb_die("the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "

@@ -153,6 +153,14 @@ void mb_scratch_signals_restore(const struct mb_scratch_signals *saved);
 int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh,
                     struct mb_error *err);
 
+/* How far a file reaches after writes, collective over comm (the file's communicator): the
+ * largest MPI_File_get_size any process sees - a process sees its own writes, and on a file
+ * system with cached attributes (NFS) the others' may lag. Returns get_size's MPI error code
+ * (the reduction runs either way, so no process is left waiting). Used after timed write
+ * loops: Open MPI 4.1's collective writes return success with the full count on a full disk,
+ * so only the file's size tells. */
+int mb_scratch_file_extent(MPI_File fh, MPI_Comm comm, MPI_Offset *largest);
+
 /* A readable message for an MPI (I/O) error code: the common I/O classes in plain words,
  * then the class name and the library's own text, e.g. "no space left on device
  * (MPI_ERR_NO_SPACE: <MPI_Error_string>)". Needs MPI to be initialised. */

@@ -92,6 +92,15 @@ static void describe_amode(int amode, char *out, size_t cap)
         snprintf(out, cap, "amode %d", amode);
 }
 
+int mb_scratch_file_extent(MPI_File fh, MPI_Comm comm, MPI_Offset *largest)
+{
+    MPI_Offset size = 0;
+    const int rc = MPI_File_get_size(fh, &size);
+
+    MB_MPI(MPI_Allreduce(&size, largest, 1, MPI_OFFSET, MPI_MAX, comm));
+    return rc;
+}
+
 int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh,
                     struct mb_error *err)
 {

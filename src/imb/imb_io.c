@@ -244,25 +244,23 @@ void mb_imb_io_sync(const struct mb_imb_args *a)
  * n tiles of X bytes in a shared file (tiled view, shared pointer or explicit offsets alike),
  * n portions in a private one. Open MPI 4.1's collective writes (fcoll) print a failed
  * pwritev ("No space left on device") on stderr but return success with the full count, so a
- * full disk showed up as a row of bandwidth. The largest size any process of the file sees
- * counts (on NFS another process's writes may show late). The file is not truncated between
- * lengths (IMB re-opens it), so a failed loop that stays inside what an earlier length wrote
- * goes unseen; the first loop that should have grown the file is caught. Shared-pointer rows
- * are left out: Open MPI's sharedfp components may keep each process's writes aside until the
- * file is closed (P_Write_Shared on 3 processes: 3752 of 4096 bytes in the file after the
- * sync), and their short counts do reach the caller. */
+ * full disk showed up as a row of bandwidth (core/scratch.h, mb_scratch_file_extent). The
+ * file is not truncated between lengths (IMB re-opens it), so a failed loop that stays inside what
+ * an earlier length wrote goes unseen; the first loop that should have grown the file is caught.
+ * Shared-pointer rows are left out: Open MPI's sharedfp components may keep each process's writes
+ * aside until the file is closed (P_Write_Shared on 3 processes: 3752 of 4096 bytes in the file
+ * after the sync), and their short counts do reach the caller. */
 void mb_imb_io_written(const struct mb_imb_args *a, long n)
 {
     const struct io_state *st = state_of(a);
     const int priv = a->bench->file == MB_IMB_PRIVATE_FILES;
     const MPI_Offset least = (MPI_Offset)n * (MPI_Offset)(priv ? a->portion : a->bytes);
-    MPI_Offset size = 0, largest = 0;
+    MPI_Offset largest = 0;
     int me;
 
     if (a->bench->io.shared_ptr)
         return;
-    io_ok(a, MPI_File_get_size(a->fh, &size), "MPI_File_get_size");
-    MB_MPI(MPI_Allreduce(&size, &largest, 1, MPI_OFFSET, MPI_MAX, st->fcomm));
+    io_ok(a, mb_scratch_file_extent(a->fh, st->fcomm, &largest), "MPI_File_get_size");
     MB_MPI(MPI_Comm_rank(st->fcomm, &me));
     if (largest < least && me == 0)
         mb_die("%s: after %ld writes of %zu bytes '%s' holds %lld bytes, %lld were written (is "
