@@ -102,7 +102,8 @@ static const struct mb_option rows[] = {
      .max = 10L * 365 * 86400,
      .metavar = "SEC",
      .help = "scheduled time in seconds for all partitions together (default 1800; "
-             "valid for comparison: at least 900 per partition)"},
+             "valid for comparison: at least 900 per partition); it paces the write loops, "
+             "the other passes repeat their counts"},
     {.name = "-N",
      .kind = MB_OPT_CUSTOM,
      .metavar = "N1,N2,...",
