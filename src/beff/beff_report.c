@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/suite.h"
+#include "core/userfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,18 +18,15 @@
 
 const char *const mb_beff_file_ext[MB_BEFF_NFILES] = {"prot", "short", "sum", "plot", "gps"};
 
-int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, char *failed, size_t len)
+int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, struct mb_error *err)
 {
     memset(fs, 0, sizeof *fs);
     for (int i = 0; i < MB_BEFF_NFILES; i++) {
         fs->path[i] = mb_xmalloc(strlen(prefix) + 8);
         sprintf(fs->path[i], "%s.%s", prefix, mb_beff_file_ext[i]);
-        fs->f[i] = fopen(fs->path[i], "w");
+        fs->f[i] = mb_userfile_write(fs->path[i], "the protocol file ", err);
         if (!fs->f[i]) {
-            int e = errno;
-            snprintf(failed, len, "%s", fs->path[i]);
             mb_beff_files_remove(fs);
-            errno = e;
             return -1;
         }
     }

@@ -4,6 +4,7 @@
 #define MB_BEFF_REPORT_H
 
 #include "beff/beff.h"
+#include "core/error.h"
 #include "core/provenance.h"
 #include "core/report_text.h"
 
@@ -27,9 +28,9 @@ struct mb_beff_files {
     FILE *f[MB_BEFF_NFILES];
     char *path[MB_BEFF_NFILES];
 };
-/* Creates all five files (0), or removes what it created and returns -1 with errno kept
- * and the path that could not be created in failed. */
-int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, char *failed, size_t len);
+/* Creates all five files (0; regular files only, core/userfile.h), or removes what it
+ * created and returns -1 with err naming the file that could not be created (status 2). */
+int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, struct mb_error *err);
 void mb_beff_files_close(struct mb_beff_files *fs);
 void mb_beff_files_remove(struct mb_beff_files *fs);
 

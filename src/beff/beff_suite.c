@@ -22,9 +22,7 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
 
     memset(fs, 0, sizeof *fs);
     if (ctx->rank == 0) {
-        char failed[4200];
-        if (mb_beff_files_open(fs, mb_beff_cfg(cfg)->prefix, failed, sizeof failed) != 0)
-            mb_usage(&err, "cannot write the protocol file '%s': %s", failed, strerror(errno));
+        mb_beff_files_open(fs, mb_beff_cfg(cfg)->prefix, &err);
     }
     status = mb_agree(&err, cfg->prog, ctx->world);
     if (status != 0)

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/report_text.h"
+#include "core/userfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@ static int protocol_open(struct protocol *pr, const char *prefix, struct mb_erro
     for (int k = 0; k < NFILES; k++) {
         int rc =
             mb_scratch_pathf(pr->final[k], sizeof pr->final[k], err, NULL, "%s.%s", prefix, ext[k]);
+        if (rc == 0)
+            rc = mb_userfile_target(pr->final[k], "the protocol file ", err);
         if (rc == 0)
             rc = mb_scratch_pathf(pr->temp[k], sizeof pr->temp[k], err, NULL, "%s.%s.tmp%ld",
                                   prefix, ext[k], (long)getpid());

@@ -1,4 +1,5 @@
 #include "core/listfile.h"
+#include "core/userfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,7 +22,7 @@ static char *trim(char *s)
 int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, void *user,
                      struct mb_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = mb_userfile_read(path, "", err);
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
@@ -29,7 +30,7 @@ int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, vo
     int rc = 0;
 
     if (!f)
-        return mb_usage(err, "cannot open '%s': %s", path, strerror(errno));
+        return 2;
     for (;;) {
         ssize_t n;
         char *entry;
@@ -40,6 +41,11 @@ int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, vo
         if (n < 0)
             break;
         lineno++;
+        if (n > MB_LISTFILE_MAX_LINE) {
+            rc = mb_usage(err, "%s:%ld: a line of %zd bytes, more than the %d allowed", path,
+                          lineno, n, MB_LISTFILE_MAX_LINE);
+            break;
+        }
         if (memchr(line, '\0', (size_t)n)) {
             rc = mb_usage(err, "%s:%ld: binary data where %s were expected", path, lineno, what);
             break;

@@ -11,10 +11,14 @@
 /* Called for each entry (leading/trailing blanks removed). Return 0 to go on, or the status
  * of mb_usage(err, ...) to stop; the message should not repeat the file and line: the
  * reader prefixes them. */
+/* The longest line read (an entry is a number or a name; hint lines are the longest). */
+#define MB_LISTFILE_MAX_LINE 4096
+
 typedef int (*mb_list_entry_fn)(void *user, const char *entry, struct mb_error *err);
 
-/* Reads path; what names the content in messages ("message lengths", "benchmark names").
- * Returns 0, or 2 with err set: missing/unreadable file, a failing entry, or no entry at all. */
+/* Reads path, a regular file (core/userfile.h); what names the content in messages
+ * ("message lengths", "benchmark names"). Returns 0, or 2 with err set: missing, unreadable
+ * or not a regular file, a line too long, a failing entry, or no entry at all. */
 int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, void *user,
                      struct mb_error *err);
 

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/report_json.h"
 #include "core/suite.h"
+#include "core/userfile.h"
 #include "mb_version.h"
 
 #include <errno.h>
@@ -124,9 +125,8 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
             return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
         snprintf(name, sizeof name, "%s.txt", base);
         o->text_path = path_join(dir, name);
-        o->text_copy = fopen(o->text_path, "w");
+        o->text_copy = mb_userfile_write(o->text_path, "", err);
         if (!o->text_copy) {
-            mb_usage(err, "cannot write '%s': %s", o->text_path, strerror(errno));
             outputs_discard(o, dir);
             return 2;
         }
@@ -138,9 +138,8 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
     if (cfg->common.json_path)
         o->json_path = mb_xstrdup(cfg->common.json_path);
     if (o->json_path) {
-        o->json = fopen(o->json_path, "w");
+        o->json = mb_userfile_write(o->json_path, "--json file ", err);
         if (!o->json) {
-            mb_usage(err, "cannot write --json file '%s': %s", o->json_path, strerror(errno));
             outputs_discard(o, dir);
             return 2;
         }

@@ -53,11 +53,23 @@ static int select_name(struct mb_config *cfg, const char *name, struct mb_error 
 /* A command-line word may list several names separated by commas (guide 5.1.2 syntax). */
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err)
 {
-    char *copy = mb_xstrdup(arg), *save = NULL;
+    char *copy = mb_xstrdup(arg), *tok = copy;
     int rc = 0;
 
-    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
-        rc = select_name(cfg, tok, err);
+    /* Names separated by commas; an empty one ('' or ',') would select nothing and so run
+     * every benchmark: refused. */
+    for (;;) {
+        char *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        if (*tok == '\0')
+            rc = mb_usage(err, "empty benchmark name in '%s'", arg);
+        else
+            rc = select_name(cfg, tok, err);
+        if (rc != 0 || !comma)
+            break;
+        tok = comma + 1;
+    }
     free(copy);
     return rc;
 }

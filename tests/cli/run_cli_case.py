@@ -20,7 +20,8 @@ from mbcheck import create_files, listing  # noqa: E402  (shared with the MPI ch
 
 
 def expand(args):
-    """{c*N} in the arguments stands for the character c N times (a path too long to write)."""
+    """{c*N} in the arguments and files stands for the character c N times (a path too long
+    to write, a line too long to read)."""
     return re.sub(r"\{(.)\*(\d+)\}", lambda m: m.group(1) * int(m.group(2)), args)
 
 
@@ -61,7 +62,7 @@ def main():
 
     case_id, prog, args, files, fragment, status = load_case(opts.table, opts.case)
     with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
-        create_files(cwd, filter(None, files.split(";")))
+        create_files(cwd, filter(None, expand(files).split(";")))
         before = listing(cwd)
         contents = snapshot(cwd, before)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),

@@ -96,12 +96,15 @@ def file_spec(spec):
 
 
 def create_files(cwd, specs):
-    """Create each NAME=CONTENT spec in cwd ("\\n" in CONTENT = newline; NAME/ = a directory)."""
+    """Create each NAME=CONTENT spec in cwd ("\\n" in CONTENT = newline; NAME/ = a directory,
+    NAME| = a FIFO)."""
     for spec in specs:
         name, content = file_spec(spec)
         path = os.path.join(cwd, name)
         if name.endswith("/"):
             os.makedirs(path)
+        elif name.endswith("|"):
+            os.mkfifo(path[:-1])
         else:
             with open(path, "w") as f:
                 f.write(content)
