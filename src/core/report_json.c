@@ -34,18 +34,58 @@ static void appendf(struct mb_jobj *o, const char *fmt, ...)
     append(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+/* Length of the well-formed UTF-8 sequence at p (Unicode 15 table 3-7: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *p)
+{
+    int n;
+    unsigned char lo = 0x80, hi = 0xbf;
+
+    if (p[0] < 0x80)
+        return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        n = 3;
+        if (p[0] == 0xe0)
+            lo = 0xa0;
+        else if (p[0] == 0xed)
+            hi = 0x9f;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        n = 4;
+        if (p[0] == 0xf0)
+            lo = 0x90;
+        else if (p[0] == 0xf4)
+            hi = 0x8f;
+    } else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (int k = 2; k < n; k++)
+        if (p[k] < 0x80 || p[k] > 0xbf)
+            return 0;
+    return n;
+}
+
 void mb_json_quote(struct mb_jobj *o, const char *s)
 {
     append(o, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int n = utf8_len(p);
         if (*p == '"' || *p == '\\') {
             char esc[2] = {'\\', (char)*p};
             append(o, esc, 2);
-        } else if (*p < 0x20) {
+        } else if (*p < 0x20 || n == 0) {
+            /* Control characters, and bytes that are not UTF-8 (a file name in another
+             * encoding): the character of the byte's value (docs/decisions.md), so that every
+             * line stays valid UTF-8 JSON and the byte can still be told. */
             appendf(o, "\\u%04x", *p);
         } else {
-            append(o, (const char *)p, 1);
+            append(o, (const char *)p, (size_t)n);
+            p += n;
+            continue;
         }
+        p++;
     }
     append(o, "\"", 1);
 }

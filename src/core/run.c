@@ -151,9 +151,12 @@ static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
 {
     struct mb_option_set sets[MB_MAX_SETS];
     size_t n = mb_suite_option_sets(s, sets);
+    /* Called by an original name (IMB-EXT) or as a subcommand (mpibench imb-ext). */
+    const int sub = strcmp(prog, "mpibench") == 0;
 
-    fprintf(out, "Usage: mpirun -np N %s [options]%s\n%s (mpibench %s)\n\n", prog,
-            s->positional ? " [benchmark ...]" : "", s->title, MB_VERSION);
+    fprintf(out, "Usage: mpirun -np N %s%s%s [options]%s%s\n%s (mpibench %s)\n\n", prog,
+            sub ? " " : "", sub ? s->name : "", s->operands ? " " : "",
+            s->operands ? s->operands : "", s->title, MB_VERSION);
     if (s->usage)
         s->usage(out);
     fprintf(out, "Options:\n");

@@ -51,6 +51,7 @@ struct mb_suite {
     const char *title;  /* one line for listings */
     const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
+    const char *operands; /* --help's synopsis of the positional arguments, with positional */
     /* Rank 0, after parsing: check and resolve the settings (0 or mb_usage). */
     int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
     /* Rank 0: text printed by --help after the synopsis. */

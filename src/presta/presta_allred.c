@@ -208,6 +208,7 @@ const struct mb_suite mb_suite_presta_allred = {
     .legacy = "allred",
     .title = "Presta allred: MPI_Allreduce between compute phases",
     .positional = mb_presta_allred_arg,
+    .operands = "<comp iterations> <inner iterations> <total samples>",
     .validate = mb_presta_validate_allred,
     .usage = mb_presta_usage_allred,
     .dry_run = mb_presta_dry_run,

@@ -7,7 +7,7 @@
 
 int mb_presta_cyclic(const struct mb_presta_layout *l)
 {
-    return l->cyclic && l->ppn > 0 && l->world > 2 * l->ppn;
+    return l->cyclic && l->ppn > 0 && l->world > 2LL * l->ppn;
 }
 
 static size_t put(int *out, size_t cap, size_t n, int v)
@@ -23,7 +23,7 @@ size_t mb_presta_counts(const struct mb_presta_layout *l, int *out, size_t cap)
     size_t n = 0;
     long long p;
 
-    if (l->ppn > 0 && w > 2 * l->ppn && l->cyclic) {
+    if (l->ppn > 0 && w > 2LL * l->ppn && l->cyclic) {
         /* Additive steps of W/ppn, the number of SMPs. */
         const int nodes = w / l->ppn;
         for (p = nodes; p > 0 && p <= w; p += nodes)
@@ -32,7 +32,7 @@ size_t mb_presta_counts(const struct mb_presta_layout *l, int *out, size_t cap)
     }
     /* Doubling from 2*ppn (or 2), then W when the doubling did not end on it: "half of the
      * first value beyond W differs from W" (presta.md §1.2). */
-    p = (l->ppn > 0 && w > 2 * l->ppn) ? 2LL * l->ppn : 2;
+    p = (l->ppn > 0 && w > 2LL * l->ppn) ? 2LL * l->ppn : 2;
     for (; p <= w; p *= 2)
         n = put(out, cap, n, (int)p);
     if (n > 0 && p / 2 != w)
@@ -43,7 +43,7 @@ size_t mb_presta_counts(const struct mb_presta_layout *l, int *out, size_t cap)
 int mb_presta_target(const struct mb_presta_layout *l, int r)
 {
     if (l->nearby && l->ppn > 0)
-        return (r % (2 * l->ppn) >= l->ppn) ? r - l->ppn : r + l->ppn;
+        return (r % (2LL * l->ppn) >= l->ppn) ? r - l->ppn : r + l->ppn;
     return (r < l->world / 2) ? r + l->world / 2 : r - l->world / 2;
 }
 

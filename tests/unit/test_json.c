@@ -32,6 +32,18 @@ int main(void)
                   "\"none\":null,\"a\":[0,2,4]}") == 0);
     free(text);
 
+    /* Well-formed UTF-8 is kept; bytes that are not (a lone 0xff, a cut sequence, an overlong
+     * '/', a surrogate) become the character of their value, so the line stays UTF-8. */
+    mb_jobj_begin(&o, "header");
+    mb_jobj_str(&o, "s",
+                "bad\xff.jsonl \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xe2\x82 \xc0\xaf "
+                "\xed\xa0\x80\xc3");
+    text = mb_jobj_take(&o);
+    EXPECT(strcmp(text, "{\"type\":\"header\",\"s\":\"bad\\u00ff.jsonl \xc3\xa9\xe2\x82\xac"
+                        "\xf0\x9f\x98\x80 \\u00e2\\u0082 \\u00c0\\u00af \\u00ed\\u00a0\\u0080"
+                        "\\u00c3\"}") == 0);
+    free(text);
+
     mb_jobj_begin(&o, "summary");
     mb_jobj_int(&o, "rows", 3);
     mb_jobj_write(&o, f);

@@ -71,6 +71,9 @@ static void test_counts(void)
         {2, 0, 0, 1, {2}},
         {8, 0, 0, 3, {2, 4, 8}},
         {12, 0, 1, 4, {2, 4, 8, 12}}, /* -p c without -t runs block (Q3) */
+        /* -t from 2^30 up: 2 x ppn overflowed an int and the list came out empty. */
+        {4, 1 << 30, 0, 2, {2, 4}},
+        {4, 2147483647, 1, 2, {2, 4}},
     };
     int out[16];
 
