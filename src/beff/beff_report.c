@@ -5,55 +5,15 @@
 
 #include "core/error.h"
 #include "core/suite.h"
-#include "core/userfile.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "mb_version.h"
 
 const char *const mb_beff_file_ext[MB_BEFF_NFILES] = {"prot", "short", "sum", "plot", "gps"};
-
-int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, struct mb_error *err)
-{
-    memset(fs, 0, sizeof *fs);
-    for (int i = 0; i < MB_BEFF_NFILES; i++) {
-        fs->path[i] = mb_xmalloc(strlen(prefix) + 8);
-        sprintf(fs->path[i], "%s.%s", prefix, mb_beff_file_ext[i]);
-        fs->f[i] = mb_userfile_write(fs->path[i], "the protocol file ", err);
-        if (!fs->f[i]) {
-            mb_beff_files_remove(fs);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-void mb_beff_files_close(struct mb_beff_files *fs)
-{
-    for (int i = 0; i < MB_BEFF_NFILES; i++) {
-        if (fs->f[i])
-            fclose(fs->f[i]);
-        free(fs->path[i]);
-    }
-    memset(fs, 0, sizeof *fs);
-}
-
-void mb_beff_files_remove(struct mb_beff_files *fs)
-{
-    for (int i = 0; i < MB_BEFF_NFILES; i++)
-        if (fs->f[i]) {
-            fclose(fs->f[i]);
-            fs->f[i] = NULL;
-            if (fs->path[i])
-                unlink(fs->path[i]);
-        }
-    mb_beff_files_close(fs);
-}
 
 /* ---- progress ------------------------------------------------------------------------- */
 

@@ -4,7 +4,6 @@
 #define MB_BEFF_REPORT_H
 
 #include "beff/beff.h"
-#include "core/error.h"
 #include "core/provenance.h"
 #include "core/report_text.h"
 
@@ -24,15 +23,6 @@ struct mb_beff_report {
 /* The protocol files <prefix>.prot .short .sum .plot .gps (A7). */
 enum { MB_BEFF_PROT, MB_BEFF_SHORT, MB_BEFF_SUM, MB_BEFF_PLOT, MB_BEFF_GPS, MB_BEFF_NFILES };
 extern const char *const mb_beff_file_ext[MB_BEFF_NFILES];
-struct mb_beff_files {
-    FILE *f[MB_BEFF_NFILES];
-    char *path[MB_BEFF_NFILES];
-};
-/* Creates all five files (0; regular files only, core/userfile.h), or removes what it
- * created and returns -1 with err naming the file that could not be created (status 2). */
-int mb_beff_files_open(struct mb_beff_files *fs, const char *prefix, struct mb_error *err);
-void mb_beff_files_close(struct mb_beff_files *fs);
-void mb_beff_files_remove(struct mb_beff_files *fs);
 
 /* Progress on stdout while measuring: one line per repetition and message length. */
 void mb_beff_progress_head(const struct mb_ctx *ctx);

@@ -5,15 +5,16 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/protofiles.h"
 #include "core/suite.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Rank 0 creates the protocol files and every rank its buffers; a failure of either is a
- * usage error (SPEC §0: a clear message, status 2, nothing left behind). */
-static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_beff_files *fs,
+/* Rank 0 creates the protocol files (temporary names until the end, core/protofiles.h) and
+ * every rank its buffers; a failure of either is a usage error (SPEC §0: a clear message,
+ * status 2, nothing left behind). */
+static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_protofiles *fs,
                  struct mb_beff_xfer *x)
 {
     struct mb_error err = {MB_ERR_NONE, ""};
@@ -21,9 +22,8 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     int ok, all_ok, status;
 
     memset(fs, 0, sizeof *fs);
-    if (ctx->rank == 0) {
-        mb_beff_files_open(fs, mb_beff_cfg(cfg)->prefix, &err);
-    }
+    if (ctx->rank == 0)
+        mb_protofiles_open(fs, mb_beff_cfg(cfg)->prefix, mb_beff_file_ext, MB_BEFF_NFILES, &err);
     status = mb_agree(&err, cfg->prog, ctx->world);
     if (status != 0)
         return status;
@@ -36,7 +36,7 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
                      "cannot allocate the b_eff buffers (2 x %.1f MB per process for --memory "
                      "%ld MB); give a smaller --memory",
                      (double)buflen / 1048576.0, mb_beff_cfg(cfg)->memory_mb);
-            mb_beff_files_remove(fs);
+            mb_protofiles_discard(fs);
         }
         mb_beff_xfer_free(x);
         return mb_agree(&err, cfg->prog, ctx->world);
@@ -57,15 +57,24 @@ static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
 static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     const double t0 = mb_now();
-    struct mb_beff_files fs;
+    struct mb_scratch_signals signals;
+    struct mb_protofiles fs;
     struct mb_beff_xfer x;
     struct mb_beff_patterns set;
     struct mb_beff_data d;
     struct mb_beff_analysis a;
-    int status = setup(ctx, cfg, &fs, &x);
+    int status;
 
-    if (status != 0)
+    /* The temporary protocol files go also on SIGINT/SIGTERM, --timeout and a kill (the
+     * janitor): only rank 0 has files. */
+    if (ctx->rank == 0)
+        mb_scratch_signals_install(&signals);
+    status = setup(ctx, cfg, &fs, &x);
+    if (status != 0) {
+        if (ctx->rank == 0)
+            mb_scratch_signals_restore(&signals);
         return status;
+    }
     mb_beff_patterns_build(&set, ctx->world, (int)mb_beff_cfg(cfg)->random, mb_beff_cfg(cfg)->seed);
     mb_beff_data_init(&d, cfg, set.n);
     if (ctx->rank == 0) {
@@ -98,7 +107,7 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
         mb_beff_summary(&r, &o, 0);
         mb_beff_final_line(&r, &o);
         mb_beff_write_plot(&r, fs.f[MB_BEFF_PLOT]);
-        mb_beff_write_gps(&r, fs.f[MB_BEFF_GPS], fs.path[MB_BEFF_PLOT]);
+        mb_beff_write_gps(&r, fs.f[MB_BEFF_GPS], fs.final[MB_BEFF_PLOT]);
         mb_beff_json_result(ctx, &r);
         /* Data errors abort the job (beff_methods.c): a finished run has none. */
         tally->rows = d.measurements;
@@ -106,7 +115,8 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
             fprintf(stderr, "%s: warning: %d geometric means met a bandwidth <= 0\n", cfg->prog,
                     a.logavg_errors);
         mb_beff_analysis_free(&a);
-        mb_beff_files_close(&fs);
+        mb_protofiles_commit(&fs);
+        mb_scratch_signals_restore(&signals);
     }
     mb_beff_data_free(&d);
     mb_beff_patterns_free(&set);

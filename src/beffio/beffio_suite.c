@@ -10,73 +10,18 @@
 #include "beffio/beffio_run.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/protofiles.h"
 #include "core/report_text.h"
-#include "core/userfile.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { PROT, SUM, PLOT, GPS, NFILES };
 static const char *const ext[NFILES] = {"prot", "sum", "plot", "gps"};
 
-struct protocol {
-    char final[NFILES][MB_SCRATCH_PATH_MAX], temp[NFILES][MB_SCRATCH_PATH_MAX];
-    FILE *f[NFILES];
-};
-
-/* Rank 0: the temporary files; a failure is a usage error (the prefix was checked). */
-static int protocol_open(struct protocol *pr, const char *prefix, struct mb_error *err)
-{
-    memset(pr, 0, sizeof *pr);
-    for (int k = 0; k < NFILES; k++) {
-        int rc =
-            mb_scratch_pathf(pr->final[k], sizeof pr->final[k], err, NULL, "%s.%s", prefix, ext[k]);
-        if (rc == 0)
-            rc = mb_userfile_target(pr->final[k], "the protocol file ", err);
-        if (rc == 0)
-            rc = mb_scratch_pathf(pr->temp[k], sizeof pr->temp[k], err, NULL, "%s.%s.tmp%ld",
-                                  prefix, ext[k], (long)getpid());
-        if (rc == 0)
-            rc = mb_scratch_create(pr->temp[k], MB_SCRATCH_TEMPORARY, err);
-        if (rc == 0 && !(pr->f[k] = fopen(pr->temp[k], "w")))
-            rc = mb_usage(err, "cannot write the protocol file '%s': %s", pr->temp[k],
-                          strerror(errno));
-        if (rc != 0) {
-            for (int j = 0; j <= k; j++) {
-                if (pr->f[j])
-                    fclose(pr->f[j]);
-                mb_scratch_remove(pr->temp[j]);
-            }
-            return rc;
-        }
-    }
-    return 0;
-}
-
-static void protocol_commit(struct protocol *pr)
-{
-    for (int k = 0; k < NFILES; k++) {
-        if (fclose(pr->f[k]) != 0)
-            mb_die("cannot write the protocol file '%s': %s", pr->temp[k], strerror(errno));
-        if (rename(pr->temp[k], pr->final[k]) != 0)
-            mb_die("cannot rename '%s' to '%s': %s", pr->temp[k], pr->final[k], strerror(errno));
-        mb_scratch_forget(pr->temp[k]);
-    }
-}
-
-static void discard(struct protocol *pr)
-{
-    for (int k = 0; k < NFILES; k++) {
-        fclose(pr->f[k]);
-        mb_scratch_remove(pr->temp[k]);
-    }
-}
-
 static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_bio_run *r,
-                 struct protocol *pr)
+                 struct mb_protofiles *pr)
 {
     const struct mb_bio_config *b = mb_bio_cfg(cfg);
     struct mb_error err = {MB_ERR_NONE, ""};
@@ -89,7 +34,7 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     r->lmax = mb_bio_lmax(b->memory_mb);
     if (ctx->rank == 0) {
         struct mb_fs_info fs;
-        if (protocol_open(pr, b->prefix, &err) == 0) {
+        if (mb_protofiles_open(pr, b->prefix, ext, NFILES, &err) == 0) {
             r->prot.f[0] = pr->f[PROT];
             r->prot.n = 1;
         }
@@ -97,8 +42,11 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
             snprintf(r->fs_type, sizeof r->fs_type, "%s", fs.type);
     }
     status = mb_agree(&err, cfg->prog, ctx->world);
-    if (status != 0)
+    if (status != 0) {
+        if (ctx->rank == 0)
+            mb_protofiles_discard(pr);
         return status;
+    }
     r->wbuf = malloc((size_t)r->lmax);
     r->rbuf = malloc((size_t)r->lmax);
     ok = r->wbuf && r->rbuf;
@@ -109,7 +57,7 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
                      "cannot allocate the b_eff_io buffers (2 x %.1f MB per process for -MB %ld); "
                      "give a smaller -MB",
                      (double)r->lmax / 1048576.0, b->memory_mb);
-            discard(pr);
+            mb_protofiles_discard(pr);
         }
         free(r->wbuf);
         free(r->rbuf);
@@ -145,7 +93,7 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
 {
     const struct mb_bio_config *b = mb_bio_cfg(cfg);
     struct mb_scratch_signals signals;
-    struct protocol pr;
+    struct mb_protofiles pr;
     struct mb_bio_run r;
     struct mb_bio_data *d;
     int status;
@@ -182,7 +130,7 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         mb_printf(&ctx->out, "# protocol files: %s.{prot,sum,plot,gps}; scratch files in %s (%s)\n",
                   b->prefix, b->dir, b->keep ? "kept" : "removed");
         mb_flush(&ctx->out);
-        protocol_commit(&pr);
+        mb_protofiles_commit(&pr);
         for (int i = 0; i < d->npart; i++)
             for (int a = 0; a < MB_BIO_ACCESSES; a++) {
                 errors += d->ac[i][a].errors;

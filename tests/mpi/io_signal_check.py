@@ -11,8 +11,11 @@ SIGINT/SIGTERM to mpirun", "always removed"). Removal after a SIGKILL is the jan
 child of each process that acts when its process is gone, a moment after mpiexec may have
 returned: the directory gets --settle seconds, and no janitor may outlive them.
 
+Also b_eff, whose temporary protocol files are the "scratch files" here and whose user's file
+is an earlier run's protocol (--user-file b_eff.prot).
+
 Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
-                          [--to mpiexec|rank0] -- ARGS
+                          [--to mpiexec|rank0] [--prefix P] [--user-file F] -- ARGS
 """
 import argparse
 import os
@@ -69,6 +72,8 @@ def main():
     ap.add_argument("--settle", type=float, default=5,
                     help="seconds the janitors get after the job ended")
     ap.add_argument("--prefix", default="IMB_out", help="scratch file names start with this")
+    ap.add_argument("--user-file", default="notes.txt",
+                    help="the user's file that must survive (b_eff: an earlier run's protocol)")
     ap.add_argument("--files", type=int, default=1, help="wait until this many scratch files exist")
     ap.add_argument("--wait", type=float, default=60, help="seconds to wait for a scratch file")
     ap.add_argument("--limit", type=float, default=30, help="seconds the job may take to end")
@@ -76,7 +81,7 @@ def main():
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
     with tempfile.TemporaryDirectory(prefix="mb-io-sig-") as cwd:
-        mine = os.path.join(cwd, "notes.txt")
+        mine = os.path.join(cwd, opts.user_file)
         with open(mine, "w") as f:
             f.write("the user's file\n")
         before = listing(cwd)
@@ -87,7 +92,8 @@ def main():
         deadline = time.monotonic() + opts.wait
         seen = []
         while time.monotonic() < deadline and proc.poll() is None:
-            seen = [n for n in os.listdir(cwd) if n.startswith(opts.prefix)]
+            seen = [n for n in os.listdir(cwd)
+                    if n.startswith(opts.prefix) and n != opts.user_file]
             if len(seen) >= opts.files:
                 break
             time.sleep(0.05)

@@ -1,0 +1,59 @@
+#include "core/protofiles.h"
+#include "core/userfile.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+void mb_protofiles_discard(struct mb_protofiles *p)
+{
+    for (int k = 0; k < p->n; k++) {
+        if (p->f[k])
+            fclose(p->f[k]);
+        mb_scratch_remove(p->temp[k]);
+    }
+    p->n = 0;
+}
+
+int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *const *ext, int n,
+                       struct mb_error *err)
+{
+    memset(p, 0, sizeof *p);
+    for (int k = 0; k < n && k < MB_PROTO_MAX; k++) {
+        int rc =
+            mb_scratch_pathf(p->final[k], sizeof p->final[k], err, NULL, "%s.%s", prefix, ext[k]);
+        if (rc == 0)
+            rc = mb_userfile_target(p->final[k], "the protocol file ", err);
+        if (rc == 0)
+            rc = mb_scratch_pathf(p->temp[k], sizeof p->temp[k], err, NULL, "%s.%s.tmp%ld", prefix,
+                                  ext[k], (long)getpid());
+        if (rc == 0)
+            rc = mb_scratch_create(p->temp[k], MB_SCRATCH_TEMPORARY, err);
+        if (rc != 0) {
+            mb_protofiles_discard(p);
+            return rc;
+        }
+        p->n = k + 1;
+        p->f[k] = fopen(p->temp[k], "w");
+        if (!p->f[k]) {
+            rc = mb_usage(err, "cannot write the protocol file '%s': %s", p->temp[k],
+                          strerror(errno));
+            mb_protofiles_discard(p);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+void mb_protofiles_commit(struct mb_protofiles *p)
+{
+    for (int k = 0; k < p->n; k++) {
+        if (fclose(p->f[k]) != 0)
+            mb_die("cannot write the protocol file '%s': %s", p->temp[k], strerror(errno));
+        p->f[k] = NULL;
+        if (rename(p->temp[k], p->final[k]) != 0)
+            mb_die("cannot rename '%s' to '%s': %s", p->temp[k], p->final[k], strerror(errno));
+        mb_scratch_forget(p->temp[k]);
+    }
+    p->n = 0;
+}

@@ -1,0 +1,32 @@
+/* End-of-run files (the protocol files of b_eff and b_eff_io): created when the run starts,
+ * under temporary names PREFIX.EXT.tmp<pid> registered as MB_SCRATCH_TEMPORARY (removed on
+ * every abnormal exit, -keep or not), and renamed to PREFIX.EXT when the run ends. An
+ * interrupted run leaves no cut or empty protocol, and the files of an earlier run with the
+ * same prefix survive it (issue: b_eff wiped them at its start). Only rank 0 calls these. */
+#ifndef MB_PROTOFILES_H
+#define MB_PROTOFILES_H
+
+#include "core/error.h"
+#include "core/scratch.h"
+
+#include <stdio.h>
+
+enum { MB_PROTO_MAX = 6 };
+
+struct mb_protofiles {
+    int n;
+    char final[MB_PROTO_MAX][MB_SCRATCH_PATH_MAX], temp[MB_PROTO_MAX][MB_SCRATCH_PATH_MAX];
+    FILE *f[MB_PROTO_MAX];
+};
+
+/* Creates the n (<= MB_PROTO_MAX) temporary files of PREFIX.ext[k]. 0, or 2 with err set and
+ * nothing left: a final name that exists as anything but a regular file, a temporary name
+ * that exists, a directory that cannot be written, a path too long. */
+int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *const *ext, int n,
+                       struct mb_error *err);
+/* Closes and renames every file; a failure is a run-time error (mb_die). */
+void mb_protofiles_commit(struct mb_protofiles *p);
+/* Closes and removes the temporary files (a run that ends without results). */
+void mb_protofiles_discard(struct mb_protofiles *p);
+
+#endif
