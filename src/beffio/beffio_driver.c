@@ -77,8 +77,6 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     if (timed && r->b->adapt && p >= 1 && q->U != 0 && ps->meas_sum > ps->sched_sum)
         tp = tp / (0.5 * (1.0 + ps->meas_sum / ps->sched_sum)); /* beff.md B5.4 */
     memset(m, 0, sizeof *m);
-    if (root)
-        arm(r, a, n, p, l);
     barrier(comm);
     t0 = mb_now();
     mb_bio_view(r, &ps->f, &s);
@@ -125,8 +123,6 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
         m->t_barrier += t - tb;
     }
     m->t = t - t0;
-    if (r->ctx->wd && root)
-        mb_watchdog_disarm(r->ctx->wd);
     if (timed) {
         d->rep[i][p] = reps;
         ps->disk_used += factor * (double)n * (double)L * (double)reps;
@@ -233,11 +229,15 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
             continue;
         if (p == mb_bio_first_of_type(MB_BIO_SEGMENTED))
             d->lseg[i] = mb_bio_segments(d->rep[i], r->lmax, &d->fill[i]);
+        /* Armed on every process of the partition (core/watchdog.h), file open and close
+         * included: a process waits for the others in both. */
+        arm(r, a, n, p, mb_bio_chunk(p, r->lmax, d->fill[i]));
         if (q->part == MB_BIO_FIRST)
             open_type(r, d, &ps, i, a, q->type);
         pattern(r, d, &ps, i, a, p, tu);
         if (q->part == MB_BIO_LAST)
             close_type(r, d, &ps, i, a, q->type);
+        mb_watchdog_disarm(r->ctx->wd);
         if (rank == 0) {
             mb_bio_print_pattern(r, d, i, a, p);
             mb_bio_json_pattern(r, d, i, a, p);

@@ -297,8 +297,8 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         if (outs.text_copy)
             ctx.out.f[ctx.out.n++] = outs.text_copy;
         ctx.json = outs.json;
-        ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog);
     }
+    ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog, ctx.rank);
     mb_json_header(&ctx, &cfg);
     if (cfg.common.dry_run) {
         status = ctx.suite->dry_run(&ctx, &cfg);

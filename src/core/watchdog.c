@@ -26,12 +26,14 @@ static void on_alarm(int sig)
 }
 
 struct mb_watchdog {
-    double seconds;
+    double seconds; /* --timeout */
+    double after;   /* when this rank's timer fires: seconds, or later on ranks other than 0 */
+    int rank;
     char prog[64];
     struct sigaction previous;
 };
 
-struct mb_watchdog *mb_watchdog_start(double seconds, const char *prog)
+struct mb_watchdog *mb_watchdog_start(double seconds, const char *prog, int rank)
 {
     struct mb_watchdog *wd;
     struct sigaction sa;
@@ -40,6 +42,8 @@ struct mb_watchdog *mb_watchdog_start(double seconds, const char *prog)
         return NULL;
     wd = mb_xcalloc(1, sizeof *wd);
     wd->seconds = seconds;
+    wd->rank = rank;
+    wd->after = rank == 0 ? seconds : MB_WATCHDOG_GRACE * seconds + 1.0;
     snprintf(wd->prog, sizeof wd->prog, "%s", prog);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
@@ -70,12 +74,18 @@ void mb_watchdog_arm(struct mb_watchdog *wd, const char *label)
     if (!wd)
         return;
     set_timer(0); /* stopped while the message changes */
-    n = snprintf(alarm_message, sizeof alarm_message,
-                 "%s: timeout: %s did not finish within --timeout %g s; aborting the job\n",
-                 wd->prog, label, wd->seconds);
+    if (wd->rank == 0)
+        n = snprintf(alarm_message, sizeof alarm_message,
+                     "%s: timeout: %s did not finish within --timeout %g s; aborting the job\n",
+                     wd->prog, label, wd->seconds);
+    else
+        n = snprintf(alarm_message, sizeof alarm_message,
+                     "%s: timeout: %s did not finish within --timeout %g s (reported by rank %d "
+                     "after %g s: rank 0 did not); aborting the job\n",
+                     wd->prog, label, wd->seconds, wd->rank, wd->after);
     alarm_length =
         (n < 0) ? 0 : (n < (int)sizeof alarm_message ? n : (int)sizeof alarm_message - 1);
-    set_timer(wd->seconds);
+    set_timer(wd->after);
 }
 
 void mb_watchdog_disarm(struct mb_watchdog *wd)

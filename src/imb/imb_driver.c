@@ -552,8 +552,12 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
         run_active(&r, plan, item->multi, tally);
     snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (finishing)", f->name, b->name,
              mode_label(r.mode), item->q);
-    mb_watchdog_arm(ctx->wd, r.label);
-    /* Idle processes wait here while the active ones run (guide 5.2.2). */
+    /* Idle processes wait here while the active ones run (guide 5.2.2), the whole block:
+     * unarmed, as no single measurement bounds that (rank 0 is always active). */
+    if (r.g.my_group >= 0)
+        mb_watchdog_arm(ctx->wd, r.label);
+    else
+        mb_watchdog_disarm(ctx->wd);
     MB_MPI(MPI_Barrier(ctx->world));
     mb_groups_free(&r.g);
     mb_watchdog_disarm(ctx->wd);

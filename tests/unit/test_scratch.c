@@ -350,7 +350,7 @@ static void child_run(enum end how, int sig, int keep, const char *tag)
         else if (how == BY_DIE)
             mb_die("test_scratch: deliberate failure");
         else {
-            struct mb_watchdog *wd = mb_watchdog_start(0.05, "test_scratch");
+            struct mb_watchdog *wd = mb_watchdog_start(0.05, "test_scratch", 0);
             mb_watchdog_arm(wd, "a hanging benchmark");
             for (;;)
                 pause();
