@@ -9,7 +9,15 @@
 #include "core/suite.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* What the run takes before it starts (the suite's prepare hook). */
+struct beff_state {
+    struct mb_scratch_signals signals; /* rank 0 */
+    struct mb_protofiles fs;           /* rank 0 */
+    struct mb_beff_xfer x;
+};
 
 /* Rank 0 creates the protocol files (temporary names until the end, core/protofiles.h) and
  * every rank its buffers; a failure of either is a usage error (SPEC §0: a clear message,
@@ -23,7 +31,8 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
 
     memset(fs, 0, sizeof *fs);
     if (ctx->rank == 0)
-        mb_protofiles_open(fs, mb_beff_cfg(cfg)->prefix, mb_beff_file_ext, MB_BEFF_NFILES, &err);
+        mb_protofiles_open(fs, cfg->files, mb_beff_cfg(cfg)->prefix, mb_beff_file_ext,
+                           MB_BEFF_NFILES, &err);
     status = mb_agree(&err, cfg->prog, ctx->world);
     if (status != 0)
         return status;
@@ -54,27 +63,46 @@ static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
     mb_flush(&ctx->out);
 }
 
-static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+static int beff_prepare(const struct mb_ctx *ctx, const struct mb_config *cfg, void **state)
 {
-    const double t0 = mb_now();
-    struct mb_scratch_signals signals;
-    struct mb_protofiles fs;
-    struct mb_beff_xfer x;
-    struct mb_beff_patterns set;
-    struct mb_beff_data d;
-    struct mb_beff_analysis a;
+    struct beff_state *st = mb_xcalloc(1, sizeof *st);
     int status;
 
     /* The temporary protocol files go also on SIGINT/SIGTERM, --timeout and a kill (the
      * janitor): only rank 0 has files. */
     if (ctx->rank == 0)
-        mb_scratch_signals_install(&signals);
-    status = setup(ctx, cfg, &fs, &x);
+        mb_scratch_signals_install(&st->signals);
+    status = setup(ctx, cfg, &st->fs, &st->x);
     if (status != 0) {
         if (ctx->rank == 0)
-            mb_scratch_signals_restore(&signals);
+            mb_scratch_signals_restore(&st->signals);
+        free(st);
         return status;
     }
+    *state = st;
+    return 0;
+}
+
+static void beff_release(const struct mb_ctx *ctx, void *state)
+{
+    struct beff_state *st = state;
+
+    if (ctx->rank == 0) {
+        mb_protofiles_discard(&st->fs);
+        mb_scratch_signals_restore(&st->signals);
+    }
+    mb_beff_xfer_free(&st->x);
+    free(st);
+}
+
+static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+{
+    const double t0 = mb_now();
+    struct beff_state *st = ctx->state;
+    struct mb_protofiles *fs = &st->fs;
+    struct mb_beff_patterns set;
+    struct mb_beff_data d;
+    struct mb_beff_analysis a;
     mb_beff_patterns_build(&set, ctx->world, (int)mb_beff_cfg(cfg)->random, mb_beff_cfg(cfg)->seed);
     mb_beff_data_init(&d, cfg, set.n);
     if (ctx->rank == 0) {
@@ -87,27 +115,30 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
         if (ctx->rank == 0)
             mb_beff_head(&r0, &ctx->out, 0);
     }
-    mb_beff_measure(ctx, cfg, &set, &x, &d);
-    mb_beff_xfer_free(&x);
+    mb_beff_measure(ctx, cfg, &set, &st->x, &d);
+    mb_beff_xfer_free(&st->x);
     if (ctx->rank == 0) {
         struct mb_beff_report r = {cfg, ctx->prov, &set, &d, &a, ctx->size, 0};
-        struct mb_out o = {{NULL, NULL}, 1};
+        struct mb_out o = {{NULL, NULL}, 1, {NULL, NULL}};
         mb_beff_analyse(&d, &set, ctx->size, &a);
         r.wall = mb_now() - t0;
         mb_beff_summary(&r, &ctx->out, 1);
         mb_printf(&ctx->out, "# protocol files: %s.{prot,short,sum,plot,gps}; elapsed %.1f s\n",
                   mb_beff_cfg(cfg)->prefix, r.wall);
         mb_beff_final_line(&r, &ctx->out);
-        o.f[0] = fs.f[MB_BEFF_PROT];
+        o.f[0] = fs->f[MB_BEFF_PROT];
+        o.name[0] = fs->label[MB_BEFF_PROT];
         mb_beff_write_prot(&r, &o);
-        o.f[0] = fs.f[MB_BEFF_SHORT];
+        o.f[0] = fs->f[MB_BEFF_SHORT];
+        o.name[0] = fs->label[MB_BEFF_SHORT];
         mb_beff_write_short(&r, &o);
-        o.f[0] = fs.f[MB_BEFF_SUM];
+        o.f[0] = fs->f[MB_BEFF_SUM];
+        o.name[0] = fs->label[MB_BEFF_SUM];
         mb_beff_head(&r, &o, 0);
         mb_beff_summary(&r, &o, 0);
         mb_beff_final_line(&r, &o);
-        mb_beff_write_plot(&r, fs.f[MB_BEFF_PLOT]);
-        mb_beff_write_gps(&r, fs.f[MB_BEFF_GPS], fs.final[MB_BEFF_PLOT]);
+        mb_beff_write_plot(&r, fs->f[MB_BEFF_PLOT]);
+        mb_beff_write_gps(&r, fs->f[MB_BEFF_GPS], fs->final[MB_BEFF_PLOT]);
         mb_beff_json_result(ctx, &r);
         /* Data errors abort the job (beff_methods.c): a finished run has none. */
         tally->rows = d.measurements;
@@ -115,12 +146,13 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
             fprintf(stderr, "%s: warning: %d geometric means met a bandwidth <= 0\n", cfg->prog,
                     a.logavg_errors);
         mb_beff_analysis_free(&a);
-        mb_protofiles_commit(&fs);
-        mb_scratch_signals_restore(&signals);
+        mb_protofiles_commit(fs);
+        mb_scratch_signals_restore(&st->signals);
     }
     mb_beff_data_free(&d);
     mb_beff_patterns_free(&set);
-    return status;
+    free(st);
+    return 0;
 }
 
 static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
@@ -156,5 +188,7 @@ const struct mb_suite mb_suite_beff = {
     .validate = mb_beff_validate,
     .usage = mb_beff_usage,
     .dry_run = beff_dry_run,
+    .prepare = beff_prepare,
+    .release = beff_release,
     .run = beff_run,
 };

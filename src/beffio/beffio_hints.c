@@ -124,7 +124,8 @@ int mb_bio_hints_read(struct mb_config *cfg, struct mb_error *err)
 {
     struct reader r = {cfg->settings, 0, 0};
 
-    return mb_listfile_read(mb_bio_cfg(cfg)->info_path, "MPI-IO hints", one_line, &r, err);
+    return mb_listfile_read(cfg->files, mb_bio_cfg(cfg)->info_path, "MPI-IO hints", one_line, &r,
+                            err);
 }
 
 /* ---- all ranks: the MPI_Info objects ---------------------------------------------------- */

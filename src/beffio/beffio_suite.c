@@ -34,8 +34,9 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     r->lmax = mb_bio_lmax(b->memory_mb);
     if (ctx->rank == 0) {
         struct mb_fs_info fs;
-        if (mb_protofiles_open(pr, b->prefix, ext, NFILES, &err) == 0) {
+        if (mb_protofiles_open(pr, cfg->files, b->prefix, ext, NFILES, &err) == 0) {
             r->prot.f[0] = pr->f[PROT];
+            r->prot.name[0] = pr->label[PROT];
             r->prot.n = 1;
         }
         if (mb_scratch_fs_info(b->dir, &fs, &err) == 0)
@@ -89,48 +90,83 @@ static void header(const struct mb_bio_run *r)
     mb_flush(&r->prot);
 }
 
-static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
-{
-    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+/* What the run takes before it starts (the suite's prepare hook). */
+struct bio_state {
     struct mb_scratch_signals signals;
-    struct mb_protofiles pr;
+    struct mb_protofiles pr; /* rank 0 */
     struct mb_bio_run r;
-    struct mb_bio_data *d;
+};
+
+static int bio_prepare(const struct mb_ctx *ctx, const struct mb_config *cfg, void **state)
+{
+    struct bio_state *st = mb_xcalloc(1, sizeof *st);
     int status;
 
     /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM (SPEC §6). */
-    mb_scratch_keep(b->keep);
-    mb_scratch_signals_install(&signals);
-    status = setup(ctx, cfg, &r, &pr);
+    mb_scratch_keep(mb_bio_cfg(cfg)->keep);
+    mb_scratch_signals_install(&st->signals);
+    status = setup(ctx, cfg, &st->r, &st->pr);
     if (status != 0) {
-        mb_scratch_signals_restore(&signals);
+        mb_scratch_signals_restore(&st->signals);
+        free(st);
         return status;
     }
+    *state = st;
+    return 0;
+}
+
+static void free_run(struct mb_bio_run *r, int n_partitions)
+{
+    for (int i = 0; i < n_partitions; i++)
+        if (r->comm[i] != MPI_COMM_NULL)
+            MB_MPI(MPI_Comm_free(&r->comm[i]));
+    free(r->wbuf);
+    free(r->rbuf);
+}
+
+static void bio_release(const struct mb_ctx *ctx, void *state)
+{
+    struct bio_state *st = state;
+
+    if (ctx->rank == 0)
+        mb_protofiles_discard(&st->pr);
+    free_run(&st->r, st->r.b->n_partitions);
+    mb_scratch_signals_restore(&st->signals);
+    free(st);
+}
+
+static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+{
+    const struct mb_bio_config *b = mb_bio_cfg(cfg);
+    struct bio_state *st = ctx->state;
+    struct mb_protofiles *ppr = &st->pr;
+    struct mb_bio_run *rp = &st->r;
+    struct mb_bio_data *d;
     d = mb_xcalloc(1, sizeof *d);
     d->npart = b->n_partitions;
-    d->lmax = r.lmax;
+    d->lmax = rp->lmax;
     for (int i = 0; i < d->npart; i++)
         d->pa[i].n = b->partitions[i];
     if (ctx->rank == 0)
-        header(&r);
-    mb_bio_measure(&r, d);
+        header(rp);
+    mb_bio_measure(rp, d);
     if (ctx->rank == 0) {
-        const struct mb_out sum = {{pr.f[SUM], NULL}, 1};
+        const struct mb_out sum = {{ppr->f[SUM], NULL}, 1, {ppr->label[SUM], NULL}};
         long long rows = 0, errors = 0;
         mb_bio_evaluate(b, d);
-        mb_bio_print_end(&r, d);
-        mb_bio_print_final(&r, d, &ctx->out);
-        mb_bio_print_final(&r, d, &r.prot);
-        mb_bio_print_header(&r, &sum);
-        mb_bio_print_sum(&r, d, &sum);
-        mb_bio_print_final(&r, d, &sum);
-        mb_bio_write_plot(&r, d, pr.f[PLOT]);
-        mb_bio_write_gps(&r, d, pr.f[GPS], pr.final[PLOT]);
-        mb_bio_json_result(&r, d);
+        mb_bio_print_end(rp, d);
+        mb_bio_print_final(rp, d, &ctx->out);
+        mb_bio_print_final(rp, d, &rp->prot);
+        mb_bio_print_header(rp, &sum);
+        mb_bio_print_sum(rp, d, &sum);
+        mb_bio_print_final(rp, d, &sum);
+        mb_bio_write_plot(rp, d, ppr->f[PLOT]);
+        mb_bio_write_gps(rp, d, ppr->f[GPS], ppr->final[PLOT]);
+        mb_bio_json_result(rp, d);
         mb_printf(&ctx->out, "# protocol files: %s.{prot,sum,plot,gps}; scratch files in %s (%s)\n",
                   b->prefix, b->dir, b->keep ? "kept" : "removed");
         mb_flush(&ctx->out);
-        mb_protofiles_commit(&pr);
+        mb_protofiles_commit(ppr);
         for (int i = 0; i < d->npart; i++)
             for (int a = 0; a < MB_BIO_ACCESSES; a++) {
                 errors += d->ac[i][a].errors;
@@ -141,14 +177,11 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         tally->defects = errors;
         tally->defects_what = "data errors in the chunks read back";
     }
-    for (int i = 0; i < b->n_partitions; i++)
-        if (r.comm[i] != MPI_COMM_NULL)
-            MB_MPI(MPI_Comm_free(&r.comm[i]));
+    free_run(rp, b->n_partitions);
     mb_scratch_remove_all();
-    mb_scratch_signals_restore(&signals);
-    free(r.wbuf);
-    free(r.rbuf);
+    mb_scratch_signals_restore(&st->signals);
     free(d);
+    free(st);
     return 0;
 }
 
@@ -176,5 +209,7 @@ const struct mb_suite mb_suite_beffio = {
     .validate = mb_bio_validate,
     .usage = mb_bio_usage,
     .dry_run = bio_dry_run,
+    .prepare = bio_prepare,
+    .release = bio_release,
     .run = bio_run,
 };

@@ -12,6 +12,7 @@ void mb_config_defaults(struct mb_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->suite = -1;
+    cfg->files = mb_xcalloc(1, sizeof *cfg->files);
 }
 
 void mb_config_settings(struct mb_config *cfg, const struct mb_settings_type *type)
@@ -62,6 +63,9 @@ void mb_config_free(struct mb_config *cfg)
     for (size_t k = 0; t && cfg->settings && k < MB_MAX_SETS - 1 && t->sets[k]; k++)
         each_heap_field(t->sets[k]->rows, t->sets[k]->n, cfg, MB_IN_SUITE, free_field, NULL);
     free(cfg->settings);
+    if (cfg->files)
+        mb_files_free(cfg->files);
+    free(cfg->files);
     memset(cfg, 0, sizeof *cfg);
 }
 

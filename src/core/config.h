@@ -8,6 +8,8 @@
 #ifndef MB_CONFIG_H
 #define MB_CONFIG_H
 
+#include "core/userfile.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
@@ -34,6 +36,9 @@ struct mb_config {
      * by its struct mb_settings_type; NULL until mb_config_settings. */
     void *settings;
     const struct mb_settings_type *settings_type;
+    /* Rank 0: every file the run reads or writes (core/userfile.h); a pointer, so that the
+     * suites' const views of the configuration can still record their files. */
+    struct mb_files *files;
 };
 
 struct mb_settings_type;

@@ -19,16 +19,19 @@ static char *trim(char *s)
     return s;
 }
 
-int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, void *user,
-                     struct mb_error *err)
+int mb_listfile_read(struct mb_files *files, const char *path, const char *what,
+                     mb_list_entry_fn fn, void *user, struct mb_error *err)
 {
-    FILE *f = mb_userfile_read(path, "", err);
+    char role[96];
+    FILE *f;
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
     size_t entries = 0;
     int rc = 0;
 
+    snprintf(role, sizeof role, "the file of %s", what);
+    f = mb_userfile_read(files, path, role, err);
     if (!f)
         return 2;
     for (;;) {

@@ -5,6 +5,7 @@
 #define MB_LISTFILE_H
 
 #include "core/error.h"
+#include "core/userfile.h"
 
 #include <stddef.h>
 
@@ -16,10 +17,11 @@
 
 typedef int (*mb_list_entry_fn)(void *user, const char *entry, struct mb_error *err);
 
-/* Reads path, a regular file (core/userfile.h); what names the content in messages
+/* Reads path, a regular file recorded in files (core/userfile.h; NULL: not recorded) as "the
+ * file of <what>"; what names the content in messages
  * ("message lengths", "benchmark names"). Returns 0, or 2 with err set: missing, unreadable
  * or not a regular file, a line too long, a failing entry, or no entry at all. */
-int mb_listfile_read(const char *path, const char *what, mb_list_entry_fn fn, void *user,
-                     struct mb_error *err);
+int mb_listfile_read(struct mb_files *files, const char *path, const char *what,
+                     mb_list_entry_fn fn, void *user, struct mb_error *err);
 
 #endif

@@ -1,9 +1,18 @@
 #include "core/protofiles.h"
+#include "core/sink.h"
 #include "core/userfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The length of the last component of path. */
+static size_t name_length(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return strlen(slash ? slash + 1 : path);
+}
 
 void mb_protofiles_discard(struct mb_protofiles *p)
 {
@@ -15,18 +24,24 @@ void mb_protofiles_discard(struct mb_protofiles *p)
     p->n = 0;
 }
 
-int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *const *ext, int n,
-                       struct mb_error *err)
+int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const char *prefix,
+                       const char *const *ext, int n, struct mb_error *err)
 {
     memset(p, 0, sizeof *p);
     for (int k = 0; k < n && k < MB_PROTO_MAX; k++) {
         int rc =
             mb_scratch_pathf(p->final[k], sizeof p->final[k], err, NULL, "%s.%s", prefix, ext[k]);
         if (rc == 0)
-            rc = mb_userfile_target(p->final[k], "the protocol file ", err);
+            rc = mb_userfile_target(files, p->final[k], "the protocol file ", "the protocol file",
+                                    err);
         if (rc == 0)
             rc = mb_scratch_pathf(p->temp[k], sizeof p->temp[k], err, NULL, "%s.%s.tmp%ld", prefix,
                                   ext[k], (long)getpid());
+        if (rc == 0 && name_length(p->temp[k]) > NAME_MAX)
+            rc = mb_usage(err,
+                          "cannot write the protocol file '%s': its name is too long (the "
+                          "temporary '%s.%s.tmp<pid>' must fit in %d bytes)",
+                          p->final[k], prefix, ext[k], NAME_MAX);
         if (rc == 0)
             rc = mb_scratch_create(p->temp[k], MB_SCRATCH_TEMPORARY, err);
         if (rc != 0) {
@@ -34,6 +49,7 @@ int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *
             return rc;
         }
         p->n = k + 1;
+        snprintf(p->label[k], sizeof p->label[k], "the protocol file '%s'", p->final[k]);
         p->f[k] = fopen(p->temp[k], "w");
         if (!p->f[k]) {
             rc = mb_usage(err, "cannot write the protocol file '%s': %s", p->temp[k],
@@ -48,8 +64,7 @@ int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *
 void mb_protofiles_commit(struct mb_protofiles *p)
 {
     for (int k = 0; k < p->n; k++) {
-        if (fclose(p->f[k]) != 0)
-            mb_die("cannot write the protocol file '%s': %s", p->temp[k], strerror(errno));
+        mb_sink_close(p->f[k], p->label[k]);
         p->f[k] = NULL;
         if (rename(p->temp[k], p->final[k]) != 0)
             mb_die("cannot rename '%s' to '%s': %s", p->temp[k], p->final[k], strerror(errno));

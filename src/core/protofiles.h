@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/scratch.h"
+#include "core/userfile.h"
 
 #include <stdio.h>
 
@@ -17,13 +18,15 @@ struct mb_protofiles {
     int n;
     char final[MB_PROTO_MAX][MB_SCRATCH_PATH_MAX], temp[MB_PROTO_MAX][MB_SCRATCH_PATH_MAX];
     FILE *f[MB_PROTO_MAX];
+    char label[MB_PROTO_MAX][MB_SCRATCH_PATH_MAX + 24]; /* "the protocol file 'F'", for errors */
 };
 
-/* Creates the n (<= MB_PROTO_MAX) temporary files of PREFIX.ext[k]. 0, or 2 with err set and
- * nothing left: a final name that exists as anything but a regular file, a temporary name
+/* Creates the n (<= MB_PROTO_MAX) temporary files of PREFIX.ext[k] and records the final names
+ * in files. 0, or 2 with err set and nothing left: a final name that exists as anything but
+ * a regular file or names a file of another use (an input, --json), a temporary name
  * that exists, a directory that cannot be written, a path too long. */
-int mb_protofiles_open(struct mb_protofiles *p, const char *prefix, const char *const *ext, int n,
-                       struct mb_error *err);
+int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const char *prefix,
+                       const char *const *ext, int n, struct mb_error *err);
 /* Closes and renames every file; a failure is a run-time error (mb_die). */
 void mb_protofiles_commit(struct mb_protofiles *p);
 /* Closes and removes the temporary files (a run that ends without results). */

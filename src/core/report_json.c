@@ -187,13 +187,11 @@ void mb_jarray_nums(struct mb_jobj *o, const char *k, const double *v, size_t n,
     append(o, "]", 1);
 }
 
-void mb_jobj_write(struct mb_jobj *o, FILE *f)
+void mb_jobj_write(struct mb_jobj *o, const struct mb_sink *s)
 {
     append(o, "}\n", 2);
-    if (f) {
-        fputs(o->buf, f);
-        fflush(f);
-    }
+    if (s)
+        mb_sink_write(s->f, s->name, o->buf, o->len);
     free(o->buf);
     memset(o, 0, sizeof *o);
 }

@@ -3,6 +3,8 @@
 #ifndef MB_REPORT_JSON_H
 #define MB_REPORT_JSON_H
 
+#include "core/sink.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -30,8 +32,9 @@ void mb_jarray_nums(struct mb_jobj *o, const char *key, const double *v, size_t 
                     double scale);
 /* Finishes the object and hands its text to the caller (free it). */
 char *mb_jobj_take(struct mb_jobj *o);
-/* Finishes the object, writes it as one line to f (if not NULL), flushes, frees it. */
-void mb_jobj_write(struct mb_jobj *o, FILE *f);
+/* Finishes the object, writes it as one line to s (if not NULL), flushes, frees it; a failed
+ * write is a run-time error naming the file (core/sink.h). */
+void mb_jobj_write(struct mb_jobj *o, const struct mb_sink *s);
 
 /* Appends s as a quoted JSON string to the object's buffer. */
 void mb_json_quote(struct mb_jobj *o, const char *s);

@@ -8,8 +8,10 @@
 struct mb_out {
     FILE *f[2];
     int n;
+    const char *name[2]; /* how write errors name f[i] (core/sink.h); NULL: "an output file" */
 };
 
+/* A failed write or flush is a run-time error naming the stream (core/sink.h). */
 void mb_printf(const struct mb_out *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void mb_flush(const struct mb_out *out);

@@ -3,6 +3,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/sink.h"
 #include "core/suite.h"
 #include "core/userfile.h"
 #include "mb_version.h"
@@ -80,8 +81,9 @@ static int dispatch(int argc, char **argv, int *suite, int *first, int *top, str
 /* ---- outputs ------------------------------------------------------------------------ */
 
 struct outputs {
-    FILE *text_copy, *json;
-    char *text_path, *json_path;
+    FILE *text_copy;
+    struct mb_sink json;
+    char *text_path, *json_path, *text_name, *json_name;
     int made_dir;
 };
 
@@ -92,25 +94,50 @@ static char *path_join(const char *dir, const char *name)
     return p;
 }
 
-static void outputs_discard(struct outputs *o, const char *dir)
+/* "the --json file 'x'": how write errors name an output. */
+static char *quoted(const char *what, const char *path)
 {
-    if (o->text_copy) {
-        fclose(o->text_copy);
-        unlink(o->text_path);
-    }
-    if (o->json) {
-        fclose(o->json);
-        unlink(o->json_path);
-    }
-    if (o->made_dir)
-        rmdir(dir);
+    char *s = mb_xmalloc(strlen(what) + strlen(path) + 3);
+    sprintf(s, "%s'%s'", what, path);
+    return s;
+}
+
+static void outputs_free(struct outputs *o)
+{
     free(o->text_path);
     free(o->json_path);
+    free(o->text_name);
+    free(o->json_name);
     memset(o, 0, sizeof *o);
 }
 
-/* Rank 0, after validation: create the output files. Nothing exists before this point, and
- * on failure nothing is left behind. */
+/* A run that does not start: the files this run created go (checked by identity, never a
+ * file of the user's), a file that existed stays as it was (never truncated yet). */
+static void outputs_discard(struct outputs *o, const char *dir, const struct mb_files *files)
+{
+    mb_files_remove_created(files); /* while open: their inode numbers stay theirs */
+    if (o->text_copy)
+        fclose(o->text_copy);
+    if (o->json.f)
+        fclose(o->json.f);
+    if (o->made_dir)
+        rmdir(dir);
+    outputs_free(o);
+}
+
+/* The end of a run: a failed write or close is a run-time error naming the file. */
+static void outputs_close(struct outputs *o)
+{
+    if (o->text_copy)
+        mb_sink_close(o->text_copy, o->text_name);
+    if (o->json.f)
+        mb_sink_close(o->json.f, o->json_name);
+    outputs_free(o);
+}
+
+/* Rank 0, after validation and the suite's prepare hook: open the output files, and empty
+ * those that existed only once all are open. On failure nothing is left behind and no file
+ * of the user's changed. */
 static int outputs_open(struct outputs *o, const struct mb_config *cfg, const char *base,
                         struct mb_error *err)
 {
@@ -125,11 +152,10 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
             return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
         snprintf(name, sizeof name, "%s.txt", base);
         o->text_path = path_join(dir, name);
-        o->text_copy = mb_userfile_write(o->text_path, "", err);
-        if (!o->text_copy) {
-            outputs_discard(o, dir);
-            return 2;
-        }
+        o->text_name = quoted("the text copy ", o->text_path);
+        o->text_copy = mb_userfile_write(cfg->files, o->text_path, "", "the text copy", err);
+        if (!o->text_copy)
+            goto fail;
         if (!cfg->common.json_path) {
             snprintf(name, sizeof name, "%s.jsonl", base);
             o->json_path = path_join(dir, name);
@@ -138,13 +164,20 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
     if (cfg->common.json_path)
         o->json_path = mb_xstrdup(cfg->common.json_path);
     if (o->json_path) {
-        o->json = mb_userfile_write(o->json_path, "--json file ", err);
-        if (!o->json) {
-            outputs_discard(o, dir);
-            return 2;
-        }
+        o->json_name = quoted("the --json file ", o->json_path);
+        o->json.name = o->json_name;
+        o->json.f =
+            mb_userfile_write(cfg->files, o->json_path, "--json file ", "the --json file", err);
+        if (!o->json.f)
+            goto fail;
     }
+    if ((o->text_copy && mb_userfile_truncate(o->text_copy, o->text_path, "", err) != 0) ||
+        (o->json.f && mb_userfile_truncate(o->json.f, o->json_path, "--json file ", err) != 0))
+        goto fail;
     return 0;
+fail:
+    outputs_discard(o, dir, cfg->files);
+    return 2;
 }
 
 static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
@@ -168,13 +201,12 @@ static void print_version(FILE *out)
     fprintf(out, "mpibench %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
 }
 
-/* Rank 0: parse the suite's command line, validate it and create the output files. */
+/* Rank 0: parse the suite's command line and validate it. */
 static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first,
-                      struct mb_config *cfg, struct outputs *outs, struct mb_error *err)
+                      struct mb_config *cfg, struct mb_error *err)
 {
     struct mb_option_set sets[MB_MAX_SETS];
     size_t nsets = mb_suite_option_sets(ctx->suite, sets);
-    const char *base = ctx->suite->legacy ? ctx->suite->legacy : ctx->suite->name;
 
     cfg->cmdline = join_args(argc, argv);
     if (mb_options_parse(sets, nsets, ctx->suite->positional, argc, argv, first, cfg, err) != 0 ||
@@ -182,8 +214,7 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
         return;
     if (cfg->common.selftest)
         cfg->common.check = 1;
-    if (ctx->suite->validate(cfg, ctx->prov, err) == 0)
-        outputs_open(outs, cfg, base, err);
+    ctx->suite->validate(cfg, ctx->prov, err);
 }
 
 /* ---- the end of every run ------------------------------------------------------------- */
@@ -278,7 +309,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     cfg.suite = info[0];
     mb_config_settings(&cfg, ctx.suite->settings);
     if (ctx.rank == 0)
-        configure(&ctx, argc, argv, info[1], &cfg, &outs, &err);
+        configure(&ctx, argc, argv, info[1], &cfg, &err);
     status = mb_agree(&err, cfg.prog, ctx.world);
     if (status != 0)
         goto free_prov;
@@ -291,14 +322,34 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
         goto free_prov;
     }
 
-    if (ctx.rank == 0) {
-        if (!cfg.common.quiet)
-            ctx.out.f[ctx.out.n++] = out;
-        if (outs.text_copy)
-            ctx.out.f[ctx.out.n++] = outs.text_copy;
-        ctx.json = outs.json;
-    }
     ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog, ctx.rank);
+    /* The suite takes what it needs before any output file exists (a refusal changes no
+     * file of the user's), then rank 0 opens the outputs. */
+    if (!cfg.common.dry_run && ctx.suite->prepare)
+        status = ctx.suite->prepare(&ctx, &cfg, &ctx.state);
+    if (status == 0) {
+        if (ctx.rank == 0)
+            outputs_open(&outs, &cfg, ctx.suite->legacy ? ctx.suite->legacy : ctx.suite->name,
+                         &err);
+        status = mb_agree(&err, cfg.prog, ctx.world);
+        if (status != 0 && ctx.state)
+            ctx.suite->release(&ctx, ctx.state);
+    }
+    if (status != 0) {
+        mb_watchdog_stop(ctx.wd);
+        goto free_prov;
+    }
+    if (ctx.rank == 0) {
+        if (!cfg.common.quiet) {
+            ctx.out.name[ctx.out.n] = "standard output";
+            ctx.out.f[ctx.out.n++] = out;
+        }
+        if (outs.text_copy) {
+            ctx.out.name[ctx.out.n] = outs.text_name;
+            ctx.out.f[ctx.out.n++] = outs.text_copy;
+        }
+        ctx.json = outs.json.f ? &outs.json : NULL;
+    }
     mb_json_header(&ctx, &cfg);
     if (cfg.common.dry_run) {
         status = ctx.suite->dry_run(&ctx, &cfg);
@@ -310,23 +361,19 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
             status = finish(&ctx, &cfg, &tally, t0);
     }
     mb_watchdog_stop(ctx.wd);
-    if (status == MB_EXIT_USAGE) {
-        /* A suite refused its input (e.g. b_eff's protocol files or buffers): no files stay. */
-        outputs_discard(&outs, cfg.common.output_dir);
-    } else {
-        if (outs.text_copy)
-            fclose(outs.text_copy);
-        if (outs.json)
-            fclose(outs.json);
-        free(outs.text_path);
-        free(outs.json_path);
-    }
+    if (ctx.rank == 0)
+        outputs_close(&outs);
 
 free_prov:
     mb_provenance_free(&prov);
 done:
     mb_config_free(&cfg);
-    fflush(out);
+    /* Rank 0's text (also --help) must reach its reader: stdout on a full device or closed
+     * is a run-time error, not a silent success. */
+    if (ctx.rank == 0)
+        mb_sink_flush(out, "standard output");
+    else
+        fflush(out);
     MB_MPI(MPI_Comm_free(&ctx.world));
     return status;
 }

@@ -168,7 +168,7 @@ static int add_hint(void *user, const char *entry, struct mb_error *err)
 int mb_scratch_hints_read(const char *path, char **lines, struct mb_error *err)
 {
     struct hints h = {NULL, 0, 0};
-    int rc = mb_listfile_read(path, "MPI-IO hints", add_hint, &h, err);
+    int rc = mb_listfile_read(NULL, path, "MPI-IO hints", add_hint, &h, err);
 
     if (rc != 0) {
         free(h.text);

@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/options.h"
 #include "core/provenance.h"
+#include "core/report_json.h"
 #include "core/report_text.h"
 #include "core/watchdog.h"
 
@@ -21,11 +22,12 @@ struct mb_suite;
 struct mb_ctx {
     MPI_Comm world; /* duplicate of the caller's communicator, MPI_ERRORS_RETURN */
     int rank, size;
-    struct mb_out out;      /* rank 0: where text goes */
-    FILE *json;             /* rank 0: JSON Lines file, or NULL */
-    struct mb_watchdog *wd; /* rank 0 with --timeout, else NULL */
+    struct mb_out out;          /* rank 0: where text goes */
+    const struct mb_sink *json; /* rank 0: JSON Lines file, or NULL */
+    struct mb_watchdog *wd;     /* rank 0 with --timeout, else NULL */
     const struct mb_provenance *prov;
     const struct mb_suite *suite;
+    void *state; /* what the suite's prepare hook took, for its run */
 };
 
 /* What a suite's run hands back (rank 0's counts are the ones that count): the entry point
@@ -57,9 +59,15 @@ struct mb_suite {
     /* Rank 0: text printed by --help after the synopsis. */
     void (*usage)(FILE *out);
     /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet.
-     * run returns 0, or a status that ends the run at once (2: the suite refused its input,
-     * nothing is kept), and fills the tally. */
+     * run returns 0, or a status that ends the run at once, and fills the tally. */
     int (*dry_run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
+    /* Optional, all ranks, before run and before any output file (--json, --output-dir)
+     * exists, so that a refusal leaves every file of the user's as it was: take what the run
+     * needs (buffers, protocol files under temporary names) into *state, or refuse with the
+     * agreed status 2 (mb_agree) having taken nothing. run finds the state in ctx->state and
+     * frees it; release frees it when the run does not start after all. */
+    int (*prepare)(const struct mb_ctx *ctx, const struct mb_config *cfg, void **state);
+    void (*release)(const struct mb_ctx *ctx, void *state);
     int (*run)(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally);
     /* Optional, rank 0, after the status is agreed: the suite's closing text. */
     void (*footer)(const struct mb_ctx *ctx, const struct mb_config *cfg,

@@ -82,7 +82,7 @@ static int input_entry(void *user, const char *entry, struct mb_error *err)
 /* -input: the row stored the file name; the names in it are selected. */
 static int parse_input(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    return mb_listfile_read(value, "benchmark names", input_entry, cfg, err);
+    return mb_listfile_read(cfg->files, value, "benchmark names", input_entry, cfg, err);
 }
 
 /* ---- -msglen ------------------------------------------------------------------------- */
@@ -114,7 +114,7 @@ static int parse_msglen(struct mb_config *cfg, const char *value, struct mb_erro
     free(c->lengths);
     c->lengths = NULL;
     c->n_lengths = 0;
-    return mb_listfile_read(value, "message lengths", msglen_entry, c, err);
+    return mb_listfile_read(cfg->files, value, "message lengths", msglen_entry, c, err);
 }
 
 /* ---- comma lists: -iter, -off_cache --------------------------------------------------- */

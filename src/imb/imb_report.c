@@ -163,7 +163,7 @@ static void int_or_null(struct mb_jobj *o, const char *k, long long v)
         mb_jobj_null(o, k);
 }
 
-void mb_imb_json_row(FILE *f, const struct mb_result *r)
+void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
 {
     const struct mb_block *b = r->block;
     struct mb_jobj o;

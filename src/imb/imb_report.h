@@ -2,6 +2,7 @@
 #ifndef MB_IMB_REPORT_H
 #define MB_IMB_REPORT_H
 
+#include "core/report_json.h"
 #include "core/report_text.h"
 #include "imb/imb_result.h"
 
@@ -15,6 +16,6 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r);
 
 /* The result row as one JSON record, with its block's description (rows are
  * self-contained). */
-void mb_imb_json_row(FILE *f, const struct mb_result *r);
+void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r);
 
 #endif

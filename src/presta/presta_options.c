@@ -201,7 +201,8 @@ static int read_counts(struct mb_config *cfg, struct mb_error *err)
     struct list l = {NULL, 0, 0, 2, INT_MAX, 1, cfg->nprocs};
     struct mb_error inner = {MB_ERR_NONE, ""};
 
-    if (mb_listfile_read(p->count_file, "process counts", list_entry, &l, &inner) != 0) {
+    if (mb_listfile_read(cfg->files, p->count_file, "process counts", list_entry, &l, &inner) !=
+        0) {
         free(l.v);
         return mb_usage(err, "-f: Failed to get process list from file %s (%s)", p->count_file,
                         inner.msg);
@@ -225,7 +226,8 @@ static int resolve_sizes(struct mb_config *cfg, struct mb_error *err)
 
     if (p->sizes_file) {
         struct list l = {NULL, 0, 0, 1, INT_MAX, 0, LLONG_MAX};
-        if (mb_listfile_read(p->sizes_file, "message sizes", list_entry, &l, err) != 0) {
+        if (mb_listfile_read(cfg->files, p->sizes_file, "message sizes", list_entry, &l, err) !=
+            0) {
             free(l.v);
             return 2;
         }

@@ -47,14 +47,19 @@ def processes_in(cwd):
     return found
 
 
-def rank0(binary, cwd):
-    """The pid of rank 0 of the job running binary in cwd (Open MPI and MPICH name the rank in
+def rank_pid(binary, cwd, rank):
+    """The pid of a rank of the job running binary in cwd (Open MPI and MPICH name the rank in
     the environment), not its janitor."""
     name = os.path.basename(binary)[:15]
     for pid, comm, env in processes_in(cwd):
-        if comm == name and (b"OMPI_COMM_WORLD_RANK=0" in env or b"PMI_RANK=0" in env):
+        if comm == name and (f"OMPI_COMM_WORLD_RANK={rank}".encode() in env or
+                             f"PMI_RANK={rank}".encode() in env):
             return pid
     return None
+
+
+def rank0(binary, cwd):
+    return rank_pid(binary, cwd, 0)
 
 
 def janitors(cwd):

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Stop rank 0 (SIGSTOP) in the middle of a run with --timeout; the job must still end.
+"""Stop a rank (SIGSTOP) in the middle of a run with --timeout; the job must still end.
 
 Starts the program under mpiexec in a new temporary directory, waits for the first
 "# Benchmarking" (or --ready) line on stdout, stops rank 0 and checks that the job ends
 within --limit seconds with a non-zero status and timeout messages that ranks other than 0
-reported (issue: "Watchdog only on rank 0": stopping rank 0 left the job running forever).
-Rank 0 is continued at the end in any case, so that nothing stays behind.
+reported (issue: "Watchdog only on rank 0": stopping rank 0 left the job running forever);
+with --rank N (N > 0) the stopped rank is N and rank 0 itself must report first. The rank is
+continued at the end in any case, so that nothing stays behind.
 
-Usage: watchdog_stop_check.py --mpiexec CMD --np N --bin PATH [--ready TEXT] -- ARGS
+Usage: watchdog_stop_check.py --mpiexec CMD --np N --bin PATH [--ready TEXT] [--rank N] -- ARGS
 """
 import argparse
 import os
@@ -20,7 +21,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_signal_check import rank0  # noqa: E402
+from io_signal_check import rank_pid  # noqa: E402
 
 
 def main():
@@ -29,6 +30,7 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--ready", default="# Benchmarking", help="stop rank 0 after this line")
+    ap.add_argument("--rank", type=int, default=0, help="the rank to stop")
     ap.add_argument("--limit", type=float, default=30, help="seconds the job may take to end")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
@@ -48,10 +50,10 @@ def main():
             proc.wait()
             print(f"FAILED: no '{opts.ready}' line (exit {proc.returncode})\n{''.join(err_lines)}")
             return 1
-        target = rank0(opts.bin, cwd)
+        target = rank_pid(opts.bin, cwd, opts.rank)
         if target is None:
             proc.kill()
-            print("FAILED: no process of rank 0 found")
+            print(f"FAILED: no process of rank {opts.rank} found")
             return 1
         os.kill(target, signal.SIGSTOP)
         sent = time.monotonic()
@@ -61,7 +63,8 @@ def main():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-            print(f"FAILED: the job did not end within {opts.limit} s of stopping rank 0")
+            print(f"FAILED: the job did not end within {opts.limit} s of stopping rank "
+                  f"{opts.rank}")
             return 1
         finally:
             try:
@@ -76,14 +79,16 @@ def main():
             problems.append("exit status 0")
         # Rank 0's own message may follow: the launcher continues it (SIGCONT) before it
         # kills it, and its timer has long expired.
-        if not msgs or "rank 0 did not" not in msgs[0]:
+        if opts.rank == 0 and (not msgs or "rank 0 did not" not in msgs[0]):
             problems.append(f"expected a timeout message from a rank other than 0 first, got "
                             f"{msgs}")
+        if opts.rank != 0 and (not msgs or "reported by rank" in msgs[0]):
+            problems.append(f"expected rank 0's own timeout message first, got {msgs}")
         if problems:
             print("FAILED: " + "; ".join(problems) + "\n" + "".join(err_lines)[-3000:])
             return 1
-        print(f"ok: the job ended {took:.1f} s after rank 0 stopped (status {proc.returncode}): "
-              f"{msgs[0].strip()}")
+        print(f"ok: the job ended {took:.1f} s after rank {opts.rank} stopped (status "
+              f"{proc.returncode}): {msgs[0].strip()}")
     return 0
 
 

@@ -46,7 +46,10 @@ int main(void)
 
     mb_jobj_begin(&o, "summary");
     mb_jobj_int(&o, "rows", 3);
-    mb_jobj_write(&o, f);
+    {
+        const struct mb_sink sink = {f, "the test file"};
+        mb_jobj_write(&o, &sink);
+    }
     rewind(f);
     EXPECT(fgets(buf, sizeof buf, f) != NULL);
     EXPECT(strcmp(buf, "{\"type\":\"summary\",\"rows\":3}\n") == 0);

@@ -1,0 +1,25 @@
+/* Result streams whose failed writes are run-time errors naming the file: a full disk,
+ * stdout on /dev/full or closed once ended a run with status 0 and cut or empty files
+ * (docs/decisions.md, "Write failures"). Rank 0 only. */
+#ifndef MB_SINK_H
+#define MB_SINK_H
+
+#include <stdio.h>
+
+/* A stream and how messages name it: "standard output", "the --json file 'r.jsonl'". */
+struct mb_sink {
+    FILE *f;
+    const char *name;
+};
+
+/* Flushes f; when this or any earlier write to f failed: mb_die("cannot write NAME: ..."). */
+void mb_sink_flush(FILE *f, const char *name);
+
+/* The same, then closes f (a failing close is fatal too). */
+void mb_sink_close(FILE *f, const char *name);
+
+/* Writes the len bytes of s (one JSON record) to f at once; on a failure f is cut back to
+ * where the record began, then mb_die. */
+void mb_sink_write(FILE *f, const char *name, const char *s, size_t len);
+
+#endif
