@@ -143,8 +143,8 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
         /* Data errors abort the job (beff_methods.c): a finished run has none. */
         tally->rows = d.measurements;
         if (a.logavg_errors)
-            fprintf(stderr, "%s: warning: %d geometric means met a bandwidth <= 0\n", cfg->prog,
-                    a.logavg_errors);
+            mb_eprintf("%s: warning: %d geometric means met a bandwidth <= 0", cfg->prog,
+                       a.logavg_errors);
         mb_beff_analysis_free(&a);
         mb_protofiles_commit(fs);
         mb_scratch_signals_restore(&st->signals);

@@ -230,12 +230,11 @@ static void report(const struct mb_bio_run *r, const struct mb_bio_step *s, long
 {
     if (++*shown > r->b->max_errors)
         return;
-    fprintf(stderr,
-            "%s: data error on rank %d: %s pass, pattern %d (type %s, chunk %lld bytes), "
-            "repetition %lld, element %lld: read %.1f, expected %.1f\n",
-            r->cfg->prog, r->ctx->rank, mb_bio_access_name[s->access], s->p,
-            mb_bio_type_name[mb_bio_table[s->p].type], (long long)s->chunk * 8, rep, i, got, want);
-    fflush(stderr);
+    mb_eprintf("%s: data error on rank %d: %s pass, pattern %d (type %s, chunk %lld bytes), "
+               "repetition %lld, element %lld: read %.1f, expected %.1f",
+               r->cfg->prog, r->ctx->rank, mb_bio_access_name[s->access], s->p,
+               mb_bio_type_name[mb_bio_table[s->p].type], (long long)s->chunk * 8, rep, i, got,
+               want);
 }
 
 /* After a read: the stamps of every chunk as the last pass that wrote them left them (the

@@ -2,11 +2,13 @@
 
 #include "core/scratch.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const struct {
     int status;
@@ -60,6 +62,49 @@ int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt,
     return status;
 }
 
+/* ---- messages on stderr --------------------------------------------------------------- */
+
+/* prefix + the formatted text + a newline, control characters other than newline and tab
+ * shown as \xNN (an escape sequence in a benchmark name must not reach the terminal), sent
+ * in one write(2): the launcher forwards each rank's stderr as it comes, and a message
+ * written in pieces could interleave with another rank's within a line. */
+static void emit(const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void emit(const char *prefix, const char *fmt, va_list ap)
+{
+    char text[4096], out[4 * sizeof text + 8];
+    size_t n = 0;
+    int len = snprintf(text, sizeof text, "%s", prefix);
+
+    if (len >= 0 && (size_t)len < sizeof text)
+        vsnprintf(text + len, sizeof text - (size_t)len, fmt, ap);
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02x", *p);
+        else
+            out[n++] = (char)*p;
+    }
+    if (n == 0 || out[n - 1] != '\n')
+        out[n++] = '\n';
+    for (size_t done = 0; done < n;) {
+        const ssize_t w = write(STDERR_FILENO, out + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break; /* nowhere left to say it */
+        done += (size_t)w;
+    }
+}
+
+void mb_eprintf(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    emit("", fmt, ap);
+    va_end(ap);
+}
+
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)
 {
     int rank;
@@ -68,10 +113,8 @@ int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)
     MB_MPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
         kind = (int)err->kind;
-        if (err->kind != MB_ERR_NONE) {
-            fprintf(stderr, "%s: %s: %s\n", prog, mb_error_label(err->kind), err->msg);
-            fflush(stderr);
-        }
+        if (err->kind != MB_ERR_NONE)
+            mb_eprintf("%s: %s: %s", prog, mb_error_label(err->kind), err->msg);
     }
     MB_MPI(MPI_Bcast(&kind, 1, MPI_INT, 0, comm));
     return mb_error_status((enum mb_error_kind)kind);
@@ -81,17 +124,17 @@ void mb_die(const char *fmt, ...)
 {
     int rank = -1;
     int initialized = 0;
+    char prefix[64];
     va_list ap;
 
     MPI_Initialized(&initialized);
     if (initialized)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fprintf(stderr, "mpibench (rank %d): %s: ", rank, mb_error_label(MB_ERR_RUNTIME));
+    snprintf(prefix, sizeof prefix, "mpibench (rank %d): %s: ", rank,
+             mb_error_label(MB_ERR_RUNTIME));
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    emit(prefix, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    fflush(stderr);
     fflush(stdout);
     /* Scratch files this process created go before the job does (SPEC §4, §6: removed also
      * on error); the other processes clean theirs when the launcher signals them. */

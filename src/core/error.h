@@ -49,6 +49,11 @@ int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt,
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm);
 
 /* Run-time failure: message on stderr from the calling rank, then MPI_Abort of the job. */
+/* One message line on stderr (a newline is added), written at once so that messages of
+ * several ranks never interleave within a line; control characters other than newline and
+ * tab are shown as \xNN. */
+void mb_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 _Noreturn void mb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Checks the return code of an MPI call; reports file:line and the MPI error string and

@@ -256,8 +256,8 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_flush(&ctx->out);
     json_summary(ctx, &e);
     if (e.defects > 0)
-        fprintf(stderr, "%s: %s: %lld %s\n", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
-                tally->defects_what ? tally->defects_what : "defects found");
+        mb_eprintf("%s: %s: %lld %s", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
+                   tally->defects_what ? tally->defects_what : "defects found");
     return e.status;
 }
 

@@ -283,10 +283,9 @@ void mb_presta_node_map(const struct mb_presta_job *job)
                       "# warning: -t %d assumes blocks of %d consecutive ranks per node; the "
                       "nodes above differ\n",
                       ppn, ppn);
-            fprintf(stderr,
-                    "%s: warning: -t %d assumes blocks of %d consecutive ranks per node, but the "
-                    "ranks share nodes differently (see the node map)\n",
-                    job->cfg->prog, ppn, ppn);
+            mb_eprintf("%s: warning: -t %d assumes blocks of %d consecutive ranks per node, but "
+                       "the ranks share nodes differently (see the node map)",
+                       job->cfg->prog, ppn, ppn);
         }
         mb_flush(out);
         if (ctx->json) {

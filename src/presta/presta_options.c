@@ -358,12 +358,26 @@ int mb_presta_allred_arg(struct mb_config *cfg, const char *arg, struct mb_error
 int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance *prov,
                               struct mb_error *err)
 {
-    (void)prov;
-    if (settings(cfg)->nargs != 3)
+    const struct mb_presta_config *p = settings(cfg);
+    double need;
+
+    if (p->nargs != 3)
         return mb_usage(err,
                         "expected 3 arguments, got %d: allred [# of comp iterations] [inner "
                         "iterations] [total samples]",
-                        settings(cfg)->nargs);
+                        p->nargs);
+    /* Every process keeps two doubles per sample; rank 0 also builds the JSON record, up to
+     * 2 x 25 characters per sample. [total samples] up to INT_MAX asked for 32 GB per
+     * process without a check: refused as rma's window is (issue 13 item 10). */
+    need = 16.0 * (double)p->args[2];
+    if (cfg->common.json_path || cfg->common.output_dir)
+        need += 50.0 * (double)p->args[2];
+    if (prov->mem_per_proc > 0 && need > (double)prov->mem_per_proc)
+        return mb_usage(err,
+                        "allred would need %.1f MB per process for %ld samples (the samples "
+                        "are kept for the statistics) but this node has %.1f MB per process; "
+                        "give fewer [total samples]",
+                        need / 1e6, p->args[2], (double)prov->mem_per_proc / 1e6);
     return 0;
 }
 

@@ -21,7 +21,8 @@ from mbcheck import create_files, listing  # noqa: E402  (shared with the MPI ch
 
 def expand(args):
     """{c*N} in the arguments and files stands for the character c N times (a path too long
-    to write, a line too long to read)."""
+    to write, a line too long to read), \\xNN for the byte NN (a control character)."""
+    args = re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m.group(1), 16)), args)
     return re.sub(r"\{(.)\*(\d+)\}", lambda m: m.group(1) * int(m.group(2)), args)
 
 

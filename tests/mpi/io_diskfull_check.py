@@ -93,6 +93,12 @@ def main():
         if not errors or len(errors) > opts.np or not want.search(tail):
             problems.append(f"expected a run-time error naming the file and the full disk "
                             f"(one per failing process), got {errors}")
+        # Several processes fail at once: each message is one whole line of its own (they
+        # used to be written in pieces that could interleave).
+        mixed = [l for l in errors if not re.match(r"mpibench \(rank \d+\): run-time error: ", l)
+                 or l.count("run-time error:") != 1]
+        if mixed:
+            problems.append(f"run-time error lines mixed with other text: {mixed}")
         rows = [l.split() for l in proc.stdout.splitlines() if re.match(r"^ +\d", l)]
         if any(r[0] in ("1048576", "4194304") for r in rows):
             problems.append("a row was printed for a length that did not fit")
