@@ -17,7 +17,6 @@ no temporary protocol file is left, and the file the test put next to them is un
 Usage: write_fail_check.py --case CASE --mpiexec CMD --np N --bin PATH -- ARGS
 """
 import argparse
-import json
 import os
 import re
 import shlex
@@ -28,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mpi"))
 from io_diskfull_check import SKIP, small_tmpfs  # noqa: E402
+from mbcheck import jsonl_cut_problems  # noqa: E402
 
 # What each case writes where, and how the message must name it.
 EXPECT = {
@@ -49,23 +49,6 @@ def run(cmd, cwd, limit):
         print(f"FAILED: no exit within {limit} s (hang?)\n{shlex.join(cmd)}")
         sys.exit(1)
     return proc, time.monotonic() - start
-
-
-def check_json_records(path, problems):
-    """Every line a whole record: the file was cut back to the last record written."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data and not data.endswith(b"\n"):
-        problems.append(f"{os.path.basename(path)} ends inside a record")
-    lines = data.decode("utf-8").splitlines()
-    for n, line in enumerate(lines, 1):
-        try:
-            json.loads(line)
-        except ValueError as e:
-            problems.append(f"{os.path.basename(path)}:{n}: not JSON: {e}")
-    if not lines or json.loads(lines[0]).get("type") != "header":
-        problems.append(f"{os.path.basename(path)} lacks its header record")
-    return len(lines)
 
 
 def main():
@@ -107,7 +90,8 @@ def main():
             cmd = launcher + [prog] + args + extra
             proc, elapsed = run(cmd, cwd, opts.limit)
             if opts.case == "json-full":
-                n = check_json_records(os.path.join(small, "r.jsonl"), problems)
+                cut, n = jsonl_cut_problems(os.path.join(small, "r.jsonl"))
+                problems += cut
                 print(f"r.jsonl holds {n} whole records")
             names = os.listdir(small)
             temps = [n for n in names if ".tmp" in n]

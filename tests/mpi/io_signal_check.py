@@ -27,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mbcheck import listing  # noqa: E402
+from mbcheck import jsonl_cut_problems, listing  # noqa: E402
 
 
 def processes_in(cwd):
@@ -89,9 +89,12 @@ def main():
         mine = os.path.join(cwd, opts.user_file)
         with open(mine, "w") as f:
             f.write("the user's file\n")
+        # The run's JSON (created empty first, so that it belongs to "before"): whole records
+        # up to the cut.
+        open(os.path.join(cwd, "run.jsonl"), "w").close()
         before = listing(cwd)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
-               args)
+               args + ["--json", "run.jsonl"])
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         deadline = time.monotonic() + opts.wait
@@ -142,6 +145,7 @@ def main():
         with open(mine) as f:
             if f.read() != "the user's file\n":
                 problems.append("the user's file was changed")
+        problems += jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
         # The launcher's exit status after a forwarded Ctrl-C is its own business (MPICH's
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:

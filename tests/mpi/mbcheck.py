@@ -154,6 +154,33 @@ def load_jsonl(path, schema=None):
     return records
 
 
+def jsonl_cut_problems(path):
+    """What is wrong with the JSON Lines file of a run that was cut short (killed, stopped,
+    a full disk): it must hold the header and then only whole, valid records - every line
+    complete and JSON (records are written at once, and cut back to the last whole one when
+    a write fails). Returns (problems, number of records)."""
+    name = os.path.basename(path)
+    if not os.path.isfile(path):
+        return [f"{name} is missing"], 0
+    with open(path, "rb") as f:
+        data = f.read()
+    problems = []
+    if data and not data.endswith(b"\n"):
+        problems.append(f"{name} ends inside a record")
+    try:
+        lines = data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        return [f"{name} is not UTF-8: {e}"], 0
+    for n, line in enumerate(lines, 1):
+        try:
+            json.loads(line)
+        except ValueError as e:
+            problems.append(f"{name}:{n}: not JSON: {e}")
+    if not lines or '"type":"header"' not in lines[0]:
+        problems.append(f"{name} lacks its header record")
+    return problems, len(lines)
+
+
 # ---- the options -----------------------------------------------------------------------
 
 def parser(doc, *, fragments=False, files=True):

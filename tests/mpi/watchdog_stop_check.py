@@ -22,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from io_signal_check import rank_pid  # noqa: E402
+from mbcheck import jsonl_cut_problems  # noqa: E402
 
 
 def main():
@@ -37,7 +38,7 @@ def main():
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
     with tempfile.TemporaryDirectory(prefix="mb-wd-stop-") as cwd:
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
-               args)
+               args + ["--json", "run.jsonl"])
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         err_lines = []
@@ -74,7 +75,7 @@ def main():
         took = time.monotonic() - sent
         reader.join(timeout=5)
         msgs = [l for l in err_lines if ": timeout: " in l]
-        problems = []
+        problems = jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
         if proc.returncode == 0:
             problems.append("exit status 0")
         # Rank 0's own message may follow: the launcher continues it (SIGCONT) before it
