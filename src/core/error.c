@@ -29,12 +29,48 @@ const char *mb_error_label(enum mb_error_kind kind)
     return kinds[kind].label;
 }
 
+/* Copies text to out (cap bytes) with every quoted value longer than ELIDE_OVER characters
+ * shortened to its first ELIDE_KEEP and "...": a value of thousands of characters (a path, a
+ * number of 2000 digits) used to fill the message, and the option and reason after it were
+ * cut off. */
+enum { ELIDE_OVER = 100, ELIDE_KEEP = 60 };
+static void elide_quoted(const char *text, char *out, size_t cap)
+{
+    size_t n = 0;
+
+    for (const char *p = text; *p && n + 1 < cap; p++) {
+        const char *close;
+        out[n++] = *p;
+        if (*p != '\'' || !(close = strchr(p + 1, '\'')) || close - p - 1 <= ELIDE_OVER)
+            continue;
+        for (int k = 0; k < ELIDE_KEEP && n + 1 < cap; k++)
+            out[n++] = *++p;
+        for (const char *d = "..."; *d && n + 1 < cap; d++)
+            out[n++] = *d;
+        p = close - 1;
+    }
+    out[n] = '\0';
+}
+
 static int record(struct mb_error *err, enum mb_error_kind kind, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 static int record(struct mb_error *err, enum mb_error_kind kind, const char *fmt, va_list ap)
 {
     if (err->kind == MB_ERR_NONE) {
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_list copy;
+        int len;
+        char *full;
+
+        va_copy(copy, ap);
+        len = vsnprintf(NULL, 0, fmt, copy);
+        va_end(copy);
+        full = malloc(len > 0 ? (size_t)len + 1 : 1);
+        if (full && len >= 0) {
+            vsnprintf(full, (size_t)len + 1, fmt, ap);
+            elide_quoted(full, err->msg, sizeof err->msg);
+        } else
+            vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        free(full);
         err->kind = kind;
     }
     return mb_error_status(kind);

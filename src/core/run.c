@@ -135,21 +135,36 @@ static void outputs_close(struct outputs *o)
     outputs_free(o);
 }
 
-/* Rank 0, after validation and the suite's prepare hook: open the output files, and empty
- * those that existed only once all are open. On failure nothing is left behind and no file
- * of the user's changed. */
+/* Rank 0, after validation and before the suite's prepare hook (whose protocol files may go
+ * into it): create --output-dir unless it exists as a directory. */
+static int outputs_make_dir(struct outputs *o, const struct mb_config *cfg, struct mb_error *err)
+{
+    const char *dir = cfg->common.output_dir;
+    struct stat st;
+
+    memset(o, 0, sizeof *o);
+    if (!dir)
+        return 0;
+    if (mkdir(dir, 0777) == 0)
+        o->made_dir = 1;
+    else if (errno != EEXIST)
+        return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
+    else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return mb_usage(err, "cannot create --output-dir '%s': it exists and is not a directory",
+                        dir);
+    return 0;
+}
+
+/* Rank 0, after the suite's prepare hook: open the output files, and empty those that
+ * existed only once all are open. On failure nothing is left behind (outputs_discard) and
+ * no file of the user's changed. */
 static int outputs_open(struct outputs *o, const struct mb_config *cfg, const char *base,
                         struct mb_error *err)
 {
     const char *dir = cfg->common.output_dir;
 
-    memset(o, 0, sizeof *o);
     if (dir) {
         char name[128];
-        if (mkdir(dir, 0777) == 0)
-            o->made_dir = 1;
-        else if (errno != EEXIST)
-            return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
         snprintf(name, sizeof name, "%s.txt", base);
         o->text_path = path_join(dir, name);
         o->text_name = quoted("the text copy ", o->text_path);
@@ -176,7 +191,6 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
         goto fail;
     return 0;
 fail:
-    outputs_discard(o, dir, cfg->files);
     return 2;
 }
 
@@ -323,9 +337,13 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     }
 
     ctx.wd = mb_watchdog_start(cfg.common.timeout, cfg.prog, ctx.rank);
-    /* The suite takes what it needs before any output file exists (a refusal changes no
-     * file of the user's), then rank 0 opens the outputs. */
-    if (!cfg.common.dry_run && ctx.suite->prepare)
+    /* The output directory first (protocol files may go into it), then the suite takes what
+     * it needs before any output file exists (a refusal changes no file of the user's), then
+     * rank 0 opens the outputs. */
+    if (ctx.rank == 0)
+        outputs_make_dir(&outs, &cfg, &err);
+    status = mb_agree(&err, cfg.prog, ctx.world);
+    if (status == 0 && !cfg.common.dry_run && ctx.suite->prepare)
         status = ctx.suite->prepare(&ctx, &cfg, &ctx.state);
     if (status == 0) {
         if (ctx.rank == 0)
@@ -336,6 +354,8 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
             ctx.suite->release(&ctx, ctx.state);
     }
     if (status != 0) {
+        if (ctx.rank == 0)
+            outputs_discard(&outs, cfg.common.output_dir, cfg.files);
         mb_watchdog_stop(ctx.wd);
         goto free_prov;
     }

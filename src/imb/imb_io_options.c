@@ -12,8 +12,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Which name forms the selected benchmarks use (guide 5.2.3.2): shared or private files,
  * each with or without the Multi suffix. */
@@ -84,13 +86,48 @@ static int is_ours(const char *name, const char *base, const struct name_forms *
 
 static int check_name(const char *dir, const char *base, int nprocs, struct mb_error *err)
 {
-    char path[MB_SCRATCH_PATH_MAX];
+    char path[MB_SCRATCH_PATH_MAX], longest[64];
+    int n;
 
     if (base[0] == '\0' || strchr(base, '/') || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
         return mb_usage(err, "invalid value '%s' for --file: expected a file name without '/'",
                         base);
-    /* The longest name this run could use must fit: no truncated paths. */
+    /* The longest name this run could use must fit, as a path and as one name: no truncated
+     * paths, no run that fails at its first file (issue 13: a 254-character --file). */
+    n = snprintf(longest, sizeof longest, "_g%d_%d", nprocs, nprocs);
+    if (strlen(base) + (size_t)n > NAME_MAX)
+        return mb_usage(err,
+                        "invalid value '%s' for --file: %zu characters, but the scratch "
+                        "names add up to %d more and a file name has at most %d",
+                        base, strlen(base), n, NAME_MAX);
     return mb_scratch_pathf(path, sizeof path, err, dir, "%s_g%d_%d", base, nprocs, nprocs);
+}
+
+/* With --force an existing scratch name may be taken over, if it is a regular file: a FIFO
+ * or directory of that name would fail the run at its first file. */
+static int check_kinds(const char *dir, const char *base, const struct name_forms *u, int nprocs,
+                       struct mb_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d)
+        return mb_usage(err, "invalid value '%s' for --dir: %s", dir, strerror(errno));
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[MB_SCRATCH_PATH_MAX];
+        struct stat st;
+        if (!is_ours(e->d_name, base, u, nprocs))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            rc = mb_usage(err,
+                          "'%s' exists and is not a regular file: --force takes over only "
+                          "files; remove it or choose another --dir or --file",
+                          path);
+    }
+    closedir(d);
+    return rc;
 }
 
 static int check_existing(const char *dir, const char *base, const struct name_forms *u, int nprocs,
@@ -127,5 +164,7 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
         rc = check_name(dir, base, cfg->nprocs, err);
     if (rc == 0 && !c->io_force)
         rc = check_existing(dir, base, &u, cfg->nprocs, err);
+    if (rc == 0 && c->io_force)
+        rc = check_kinds(dir, base, &u, cfg->nprocs, err);
     return rc;
 }

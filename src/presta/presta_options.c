@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/listfile.h"
+#include "core/suite.h"
 #include "presta/presta_config.h"
 #include "presta/presta_plan.h"
 
@@ -249,6 +250,13 @@ static int resolve_sizes(struct mb_config *cfg, struct mb_error *err)
 
 enum { USES_SIZES = 1, IS_RMA = 2 };
 
+/* The Presta program's own name, also when called as "mpibench presta-com" (cfg->prog is then
+ * "mpibench", right for the message prefix but not for naming the program inside it). */
+static const char *program(const struct mb_config *cfg)
+{
+    return mb_suite_at((size_t)cfg->suite)->legacy;
+}
+
 static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *prov, int what,
                           struct mb_error *err)
 {
@@ -270,7 +278,7 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
     if ((what & IS_RMA) && p->epochs == 0) /* quirk Q10 */
         return mb_usage(err, "rma needs -c <epochs> (epochs per measurement, at least 1)");
     if (!(what & USES_SIZES) && p->sizes_file)
-        return mb_usage(err, "--sizes is not used by %s (its messages are 0 bytes)", cfg->prog);
+        return mb_usage(err, "--sizes is not used by %s (its messages are 0 bytes)", program(cfg));
     if ((what & USES_SIZES) && resolve_sizes(cfg, err) != 0)
         return 2;
     if (p->count_file && read_counts(cfg, err) != 0)
@@ -284,7 +292,7 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
         return mb_usage(err,
                         "%s needs an even number of processes (this job has %d): every "
                         "measurement uses pairs",
-                        cfg->prog, w);
+                        program(cfg), w);
     if ((c_letter || p->nearby) && w % (2 * p->ppn) != 0) /* quirk Q22 and cyclic's premise */
         return mb_usage(err,
                         "%s needs the process count (%d) to be a multiple of 2 x -t (%ld): "
