@@ -103,11 +103,13 @@ static int check_name(const char *dir, const char *base, int nprocs, struct mb_e
     return mb_scratch_pathf(path, sizeof path, err, dir, "%s_g%d_%d", base, nprocs, nprocs);
 }
 
-/* With --force an existing scratch name may be taken over, if it is a regular file: a FIFO
- * or directory of that name would fail the run at its first file. */
-static int check_kinds(const char *dir, const char *base, const struct name_forms *u, int nprocs,
-                       struct mb_error *err)
+/* No name this run could create may exist in dir - unless --force, which takes over regular
+ * files only: a FIFO or directory of a scratch name would fail the run at its first file. */
+static int check_existing(const char *dir, const char *base, const struct name_forms *u, int nprocs,
+                          int force, struct mb_error *err)
 {
+    const int here = strcmp(dir, ".") == 0;
+    const char *sep = here || dir[strlen(dir) - 1] == '/' ? "" : "/";
     DIR *d = opendir(dir);
     struct dirent *e;
     int rc = 0;
@@ -119,34 +121,18 @@ static int check_kinds(const char *dir, const char *base, const struct name_form
         struct stat st;
         if (!is_ours(e->d_name, base, u, nprocs))
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        snprintf(path, sizeof path, "%s%s%s", here ? "" : dir, sep, e->d_name);
+        if (!force)
+            rc = mb_usage(err,
+                          "'%s' exists and would be overwritten by the scratch files; remove "
+                          "it, choose another --dir or --file, or give --force",
+                          path);
+        else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
             rc = mb_usage(err,
                           "'%s' exists and is not a regular file: --force takes over only "
                           "files; remove it or choose another --dir or --file",
                           path);
     }
-    closedir(d);
-    return rc;
-}
-
-static int check_existing(const char *dir, const char *base, const struct name_forms *u, int nprocs,
-                          struct mb_error *err)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-
-    if (!d)
-        return mb_usage(err, "invalid value '%s' for --dir: %s", dir, strerror(errno));
-    while (rc == 0 && (e = readdir(d)) != NULL)
-        if (is_ours(e->d_name, base, u, nprocs))
-            rc = mb_usage(err,
-                          "'%s%s%s' exists and would be overwritten by the scratch files; "
-                          "remove it, choose another --dir or --file, or give --force",
-                          strcmp(dir, ".") == 0 ? "" : dir,
-                          strcmp(dir, ".") == 0 || dir[strlen(dir) - 1] == '/' ? "" : "/",
-                          e->d_name);
     closedir(d);
     return rc;
 }
@@ -162,9 +148,7 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
     rc = mb_scratch_dir_check(dir, "--dir", err);
     if (rc == 0)
         rc = check_name(dir, base, cfg->nprocs, err);
-    if (rc == 0 && !c->io_force)
-        rc = check_existing(dir, base, &u, cfg->nprocs, err);
-    if (rc == 0 && c->io_force)
-        rc = check_kinds(dir, base, &u, cfg->nprocs, err);
+    if (rc == 0)
+        rc = check_existing(dir, base, &u, cfg->nprocs, c->io_force, err);
     return rc;
 }
