@@ -65,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     prov.nprocs = 1 + data[1] % 64;
     prov.mem_per_proc = 1ULL << 30;
     mb_config_defaults(&cfg);
+    cfg.suite = data[0] % (int)mb_suite_count(); /* as run.c sets it before validation */
     cfg.nprocs = prov.nprocs;
     cfg.prog = strdup(argv[0]);
     mb_config_settings(&cfg, suite->settings);
