@@ -58,7 +58,7 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--size", default="8k", help="tmpfs size for the *-full cases")
-    ap.add_argument("--limit", type=float, default=60)
+    ap.add_argument("--limit", type=float, default=120)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
