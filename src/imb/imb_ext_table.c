@@ -10,7 +10,7 @@
 #define ONE_SIDED(label, fn, setup_fn)                                                             \
     {                                                                                              \
         .name = label, .cls = MB_IMB_SINGLE, .exact_procs = 2, .time_scale = 1, .bw_factor = 1,    \
-        .elem_size = 1, .sbuf = {1, 0}, .rbuf = {1, 0}, .sections = 1, .aggregate = 1,             \
+        .elem_size = 1, .sbuf = {1, 0, 0}, .rbuf = {1, 0, 0}, .sections = 1, .aggregate = 1,       \
         .setup = setup_fn, .teardown = mb_imb_ext_teardown, .complete = mb_imb_ext_fence,          \
         .kernel = mb_imb_##fn, .batch = mb_imb_##fn##_batch, .check = mb_imb_check_##fn            \
     }
@@ -22,8 +22,8 @@ static const struct mb_imb_bench ext_benchmarks[] = {
      .cls = MB_IMB_OTHER,
      .time_scale = 1,
      .elem_size = 1,
-     .sbuf = {1, 0},
-     .rbuf = {1, 0},
+     .sbuf = {1, 0, 0},
+     .rbuf = {1, 0, 0},
      .nonaggr_reps = 1,
      .setup = mb_imb_ext_setup_groups,
      .teardown = mb_imb_ext_teardown,
@@ -38,8 +38,8 @@ static const struct mb_imb_bench ext_benchmarks[] = {
      .cls = MB_IMB_COLLECTIVE,
      .time_scale = 1,
      .elem_size = sizeof(float),
-     .sbuf = {1, 0},
-     .rbuf = {1, 0},
+     .sbuf = {1, 0, 0},
+     .rbuf = {1, 0, 0},
      .sections = 1,
      .aggregate = 1,
      .setup = mb_imb_ext_setup_put,
