@@ -4,12 +4,17 @@
 # the tests run against each (MB_MPI=openmpi|mpich picks one).
 set -eu
 
-PACKAGES="cmake make gcc libc6-dev openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox"
+PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev"
+# With --tests (scripts/test.sh): what the tests use besides - an HTML validator and a
+# headless browser that loads the main job's index.html.
+if [ "${1:-}" = "--tests" ]; then
+    PACKAGES="$PACKAGES tidy chromium"
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     for tool in cmake mpicc mpiexec python3; do
         command -v "$tool" >/dev/null 2>&1 || {
-            echo "mpibench needs $tool: install CMake, an MPI library (Open MPI or MPICH)," \
+            echo "mpibench needs $tool: install CMake, pkg-config, jansson, an MPI library (Open MPI or MPICH)," \
                  "Python 3 and its jsonschema module with your package manager." >&2
             exit 1
         }

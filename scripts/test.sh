@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-scripts/deps.sh
+scripts/deps.sh --tests
 scripts/build.sh
 cd "${MB_BUILD_DIR:-build-${MB_MPI:-openmpi}}"
 # Four at a time: most tests wait on mpiexec; tests with many ranks run alone (RUN_SERIAL).

@@ -1,14 +1,23 @@
 /* mpibench: dispatch only (ARCHITECTURE property 10). The suite is chosen from argv[0]
- * (IMB-MPI1, b_eff, com, ...) or from the first argument of `mpibench <suite>`. */
+ * (IMB-MPI1, b_eff, com, ...) or from the first argument of `mpibench <suite>`; the tools
+ * that only read results (`mpibench plot`, `mpibench compare`) run without MPI. */
+#include "core/options.h"
 #include "core/suite.h"
+#include "results/tools.h"
 
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
     int status;
 
+    if (argc > 1 && strcmp(mb_basename(argv[0]), "mpibench") == 0) {
+        status = mb_tool_main(argc - 1, argv + 1);
+        if (status >= 0)
+            return status;
+    }
     /* Plain MPI_Init, as the originals: asking for more than MPI_THREAD_SINGLE slows some
      * libraries' message paths measurably (see src/core/watchdog.h). */
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {

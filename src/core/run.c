@@ -7,6 +7,7 @@
 #include "core/suite.h"
 #include "core/userfile.h"
 #include "mb_version.h"
+#include "results/tools.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,11 @@
 #include <unistd.h>
 
 /* ---- dispatch ---------------------------------------------------------------------- */
+
+static void tool_line(const char *name, const char *title, void *out)
+{
+    fprintf(out, "  %-27s %s\n", name, title);
+}
 
 static void toplevel_usage(FILE *out)
 {
@@ -25,7 +31,10 @@ static void toplevel_usage(FILE *out)
         fprintf(out, "  %-16s %-10s %s%s\n", s->name, s->legacy ? s->legacy : "", s->title,
                 s->run ? "" : " (not implemented yet)");
     }
-    fprintf(out, "\n'mpibench <suite> --help' describes a suite's options.\n");
+    fprintf(out, "\nWithout mpirun:\n");
+    mb_tools_list(tool_line, out);
+    fprintf(out, "\n'mpibench <suite> --help' describes a suite's options, 'mpibench plot --help'"
+                 " and\n'mpibench compare --help' the tools.\n");
 }
 
 static char *join_args(int argc, char **argv)
@@ -254,13 +263,13 @@ static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e)
 static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
                   const struct mb_tally *tally, double t0)
 {
-    long long counts[2] = {tally->rows, tally->defects};
+    long long counts[3] = {tally->rows, tally->defects, tally->status};
     struct mb_run_end e;
 
-    MB_MPI(MPI_Bcast(counts, 2, MPI_LONG_LONG, 0, ctx->world));
+    MB_MPI(MPI_Bcast(counts, 3, MPI_LONG_LONG, 0, ctx->world));
     e.rows = counts[0];
     e.defects = counts[1];
-    e.status = e.defects > 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    e.status = e.defects > 0 || counts[2] != 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
     e.peak_rss = mb_peak_rss(ctx->world);
     e.seconds = mb_now() - t0;
     if (ctx->rank != 0)
@@ -272,6 +281,9 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     if (e.defects > 0)
         mb_eprintf("%s: %s: %lld %s", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
                    tally->defects_what ? tally->defects_what : "defects found");
+    if (counts[2] != 0)
+        mb_eprintf("%s: %s: %s", cfg->prog, mb_error_label(MB_ERR_RUNTIME),
+                   tally->status_what ? tally->status_what : "the run failed");
     return e.status;
 }
 
@@ -374,7 +386,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     if (cfg.common.dry_run) {
         status = ctx.suite->dry_run(&ctx, &cfg);
     } else {
-        struct mb_tally tally = {0, 0, NULL};
+        struct mb_tally tally = {0, 0, NULL, 0, NULL};
         const double t0 = mb_now();
         status = ctx.suite->run(&ctx, &cfg, &tally);
         if (status == MB_EXIT_OK)

@@ -37,6 +37,10 @@ struct mb_tally {
     long long rows;           /* result records produced */
     long long defects;        /* data-check defects found */
     const char *defects_what; /* how the message names them: "defects found" */
+    /* A failure the run already reported and went on from (the main job: a phase failed):
+     * the run still ends normally (footer, summary record), with this status. */
+    int status;
+    const char *status_what;
 };
 
 /* The end of a run, as the suite's footer hook sees it. */

@@ -1,0 +1,85 @@
+#include "job/job_plan.h"
+
+/* Default: a few minutes on a small machine (<= 3 minutes on 4 processes of 2 cores);
+ * quick: <= 30 s there; full: each suite's official rules (IMB 3.1 guide defaults, b_eff
+ * and b_eff_io defaults - b_eff_io's T = 30 minutes, b_eff paper §4 -, Presta run rules'
+ * com/laten -o chosen for > 1000 ticks per sample, Presta README "Benchmark Checklist"). The
+ * reduced settings shorten each suite the way its own options allow: IMB's -time, and
+ * -iter for quick (guide 5.2.8), b_eff's random-ring count and repetitions, b_eff_io's
+ * scheduled time T and one partition of all processes instead of three (b_eff_io paper §4: b_eff_io
+ * is the maximum over partitions; the largest is the machine's usual one). "{P}" stands for the
+ * job's process count. */
+static const struct mb_job_phase phases[] = {
+    {.title = "Presta com: pair bandwidth, uni- and bidirectional",
+     .prog = "com",
+     .even = 1,
+     .args = {[MB_JOB_DEFAULT] = {"-o", "100", "-e", "65536"},
+              [MB_JOB_QUICK] = {"-o", "20", "-e", "4096"},
+              [MB_JOB_FULL] = {"-o", "1000"}},
+     .seconds = {1, 1, 60}},
+    {.title = "Presta laten: pair latency",
+     .prog = "laten",
+     .even = 1,
+     .args = {[MB_JOB_DEFAULT] = {"-o", "100"},
+              [MB_JOB_QUICK] = {"-o", "20"},
+              [MB_JOB_FULL] = {"-o", "1000"}},
+     .seconds = {1, 1, 5}},
+    {.title = "IMB-MPI1: PingPong PingPing Sendrecv Bcast Allreduce Alltoall Barrier",
+     .prog = "IMB-MPI1",
+     .args = {[MB_JOB_DEFAULT] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce",
+                                  "Alltoall", "Barrier", "-time", "0.1"},
+              [MB_JOB_QUICK] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce",
+                                "Alltoall", "Barrier", "-iter", "50,2", "-time", "0.02"},
+              [MB_JOB_FULL] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce", "Alltoall",
+                               "Barrier"}},
+     .seconds = {10, 3, 300}},
+    {.title = "IMB-EXT: Unidir_Put Unidir_Get",
+     .prog = "IMB-EXT",
+     .args = {[MB_JOB_DEFAULT] = {"Unidir_Put", "Unidir_Get", "-time", "0.1"},
+              [MB_JOB_QUICK] = {"Unidir_Put", "Unidir_Get", "-iter", "50,2", "-time", "0.02"},
+              [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"}},
+     .seconds = {4, 2, 120}},
+    {.title = "b_eff: effective bandwidth of the whole machine",
+     .prog = "b_eff",
+     .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},
+              [MB_JOB_QUICK] = {"--random", "2", "--repetitions", "1", "--memory", "8"},
+              [MB_JOB_FULL] = {NULL}},
+     .seconds = {10, 3, 600}},
+    {.title = "b_eff_io: effective I/O bandwidth",
+     .prog = "b_eff_io",
+     .io_flag = "-p",
+     .args = {[MB_JOB_DEFAULT] = {"-MB", "16", "-T", "20", "-N", "{P}"},
+              [MB_JOB_QUICK] = {"-MB", "8", "-T", "2", "-N", "{P}"},
+              [MB_JOB_FULL] = {NULL}},
+     .seconds = {40, 5, 1900}},
+    {.title = "IMB-IO: S_Write_indv S_Read_indv",
+     .prog = "IMB-IO",
+     .io_flag = "--dir",
+     .args = {[MB_JOB_DEFAULT] = {"S_Write_indv", "S_Read_indv", "-time", "0.1"},
+              [MB_JOB_QUICK] = {"S_Write_indv", "S_Read_indv", "-iter", "50,2", "-time", "0.02"},
+              [MB_JOB_FULL] = {"S_Write_indv", "S_Read_indv"}},
+     .seconds = {3, 2, 120}},
+};
+
+size_t mb_job_phase_count(void)
+{
+    return sizeof phases / sizeof phases[0];
+}
+
+const struct mb_job_phase *mb_job_phase_at(size_t i)
+{
+    return &phases[i];
+}
+
+const char *mb_job_mode_name(enum mb_job_mode m)
+{
+    static const char *const names[MB_JOB_MODES] = {"default", "quick", "full"};
+    return names[m];
+}
+
+const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs)
+{
+    if (p->even && nprocs % 2 != 0)
+        return "needs an even number of processes (pairs)";
+    return NULL;
+}

@@ -1,0 +1,30 @@
+/* The main job's phases (issue "main job", SPEC §8): which suites run, in which order, with
+ * which arguments in each mode. One table row per phase; the job runs each through the
+ * library entry point, as if started under the suite's original name. */
+#ifndef MB_JOB_PLAN_H
+#define MB_JOB_PLAN_H
+
+#include <stddef.h>
+
+enum mb_job_mode { MB_JOB_DEFAULT, MB_JOB_QUICK, MB_JOB_FULL, MB_JOB_MODES };
+
+enum { MB_JOB_MAX_ARGS = 16 };
+
+struct mb_job_phase {
+    const char *title;   /* "Presta com: pair bandwidth" */
+    const char *prog;    /* original name: argv[0] of the phase, and its files PROG.txt/.jsonl */
+    int even;            /* needs an even number of processes (Presta's pairs) */
+    const char *io_flag; /* the option that takes the scratch directory, or NULL */
+    const char *args[MB_JOB_MODES][MB_JOB_MAX_ARGS]; /* NULL-terminated; "{P}": processes */
+    double seconds[MB_JOB_MODES]; /* expected duration on 4 processes of 2 cores, for the
+                                     progress line's estimate */
+};
+
+size_t mb_job_phase_count(void);
+const struct mb_job_phase *mb_job_phase_at(size_t i);
+const char *mb_job_mode_name(enum mb_job_mode m);
+
+/* Why the phase cannot run on nprocs processes, or NULL. */
+const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs);
+
+#endif

@@ -1,0 +1,507 @@
+/* The main job, `mpibench run` (SPEC §8): a characterisation of the machine it is started on
+ * in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, b_eff,
+ * b_eff_io and IMB-IO's S_ benchmarks, one after the other in the same MPI job - written to
+ * an output directory that is never reused: each suite's text and protocol files, one
+ * results.jsonl with every record, summary.txt ending with the headline numbers, the plots
+ * and index.html. docs/main-job.md describes the result. */
+#include "core/clock.h"
+#include "core/error.h"
+#include "core/scratch.h"
+#include "core/sink.h"
+#include "core/suite.h"
+#include "job/job_plan.h"
+#include "results/headline.h"
+#include "results/html.h"
+#include "results/plot.h"
+#include "results/records.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MB_JOB_PATH = 4096 };
+
+struct mb_job_config {
+    int quick, full;
+    char *io_dir; /* --io-dir: where the I/O phases' scratch directory is made */
+    /* Resolved by validation on rank 0; plain bytes, so they travel with the block. */
+    int mode;
+    char dir[MB_JOB_PATH];     /* the output directory, never an earlier run's */
+    char scratch[MB_JOB_PATH]; /* the fresh scratch directory the I/O phases use */
+};
+
+#define JOB(field) offsetof(struct mb_job_config, field)
+
+static int check_io_dir(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    (void)cfg;
+    return mb_scratch_dir_check(value, "--io-dir", err);
+}
+
+static const struct mb_option rows[] = {
+    {.name = "--quick",
+     .kind = MB_OPT_FLAG,
+     .offset = JOB(quick),
+     .help = "about 30 s: fewer repetitions and sizes in every phase"},
+    {.name = "--full",
+     .kind = MB_OPT_FLAG,
+     .offset = JOB(full),
+     .help = "every suite with its official rules (b_eff_io alone takes 30 minutes)"},
+    {.name = "--io-dir",
+     .kind = MB_OPT_STRING,
+     .offset = JOB(io_dir),
+     .metavar = "DIR",
+     .help = "where the I/O phases make their scratch directory (default: inside the output "
+             "directory); removed at the end",
+     .parse = check_io_dir},
+};
+
+static const struct mb_option_set job_set = {rows, sizeof rows / sizeof rows[0], 0};
+static const struct mb_settings_type job_settings = {.size = sizeof(struct mb_job_config),
+                                                     .sets = {&job_set}};
+
+/* ---- validation (rank 0) ------------------------------------------------------------- */
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 || errno != ENOENT;
+}
+
+/* The output directory is never reused: when DIR exists, DIR-YYYYmmdd-HHMMSS (then -2, -3,
+ * ...) is taken instead - the run's results never mix with an earlier run's. */
+static int pick_output_dir(struct mb_config *cfg, char *out, struct mb_error *err)
+{
+    const char *base = cfg->common.output_dir ? cfg->common.output_dir : "mpibench-results";
+    char *dir = mb_xmalloc(strlen(base) + 40), stamp[32];
+    const time_t now = time(NULL);
+    struct tm tm;
+
+    strcpy(dir, base);
+    while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+        dir[strlen(dir) - 1] = '\0';
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    if (exists(dir)) {
+        const size_t len = strlen(dir);
+        for (int k = 1; k < 1000; k++) {
+            if (k == 1)
+                sprintf(dir + len, "-%s", stamp);
+            else
+                sprintf(dir + len, "-%s-%d", stamp, k);
+            if (!exists(dir))
+                break;
+        }
+        if (exists(dir)) {
+            free(dir);
+            return mb_usage(err, "cannot find an unused name for --output-dir '%s'", base);
+        }
+    }
+    if (strlen(dir) + 64 >= MB_JOB_PATH) {
+        free(dir);
+        return mb_usage(err, "invalid value '%s' for --output-dir: too long", base);
+    }
+    strcpy(out, dir);
+    free(dir);
+    return 0;
+}
+
+static int job_validate(struct mb_config *cfg, const struct mb_provenance *prov,
+                        struct mb_error *err)
+{
+    struct mb_job_config *j = cfg->settings;
+    char stamp[32];
+    const time_t now = time(NULL);
+    struct tm tm;
+
+    (void)prov;
+    if (j->quick && j->full)
+        return mb_usage(err, "--quick and --full exclude each other");
+    j->mode = j->quick ? MB_JOB_QUICK : j->full ? MB_JOB_FULL : MB_JOB_DEFAULT;
+    if (cfg->common.timeout <= 0)
+        cfg->common.timeout = j->mode == MB_JOB_FULL ? 600 : 120;
+    if (pick_output_dir(cfg, j->dir, err) != 0)
+        return MB_EXIT_USAGE;
+    /* The run's own outputs (run.txt, results.jsonl) go there too - except for --dry-run,
+     * which only shows the plan and makes no directory. */
+    free(cfg->common.output_dir);
+    cfg->common.output_dir = cfg->common.dry_run ? NULL : mb_xstrdup(j->dir);
+    if (!cfg->common.json_path && !cfg->common.dry_run) {
+        cfg->common.json_path = mb_xmalloc(strlen(j->dir) + 16);
+        sprintf(cfg->common.json_path, "%s/results.jsonl", j->dir);
+    }
+    /* A fresh directory for the scratch files: nothing of the user's is touched. */
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    if (j->io_dir)
+        snprintf(j->scratch, sizeof j->scratch, "%s/mpibench-io-%s-%ld", j->io_dir, stamp,
+                 (long)getpid());
+    else
+        snprintf(j->scratch, sizeof j->scratch, "%s/io-scratch", j->dir);
+    if (strlen(j->scratch) + 64 >= sizeof j->scratch)
+        return mb_usage(err, "invalid value '%s' for --io-dir: too long", j->io_dir);
+    return 0;
+}
+
+static void job_usage(FILE *out)
+{
+    fprintf(out,
+            "A characterisation of this machine in a few minutes (--quick: about 30 s; --full:\n"
+            "the official rules of every suite): Presta com and laten, IMB-MPI1 PingPong\n"
+            "PingPing Sendrecv Bcast Allreduce Alltoall Barrier, IMB-EXT Unidir_Put/Get, b_eff,\n"
+            "b_eff_io and IMB-IO S_Write_indv/S_Read_indv, in one MPI job. Results go to\n"
+            "--output-dir (default ./mpibench-results; when it exists, a new directory with a\n"
+            "timestamp: an earlier run is never overwritten): each suite's text (PROG.txt) and\n"
+            "JSON (PROG.jsonl) and protocol files, results.jsonl with every record, summary.txt,\n"
+            "the plots (plots/*.png, *.svg) and index.html. --timeout (default 120 s per\n"
+            "measurement) and --check apply to every phase. Compare with an earlier run:\n"
+            "  mpibench compare OLD/results.jsonl NEW/results.jsonl\n\n");
+}
+
+/* ---- running (all ranks) ------------------------------------------------------------- */
+
+struct phase_end {
+    int status; /* the phase's exit status; -1 skipped */
+    double seconds;
+};
+
+static void clock_text(char *buf, size_t len, double s)
+{
+    const long t = s > 0 && s < 1e9 ? lround(s) : 0;
+    snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The phase's command line: its original name and arguments, then what the job sets. Only
+ * rank 0 reads a command line (SPEC §0); every rank builds it the same way. */
+struct phase_words {
+    char timeout[32], procs[16];
+};
+
+static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg, char **argv,
+                      struct phase_words *w)
+{
+    const struct mb_job_config *j = cfg->settings;
+    int n = 0;
+
+    snprintf(w->procs, sizeof w->procs, "%d", cfg->nprocs);
+    argv[n++] = (char *)p->prog;
+    for (int k = 0; k < MB_JOB_MAX_ARGS && p->args[j->mode][k]; k++)
+        argv[n++] =
+            strcmp(p->args[j->mode][k], "{P}") == 0 ? w->procs : (char *)p->args[j->mode][k];
+    argv[n++] = "--quiet";
+    argv[n++] = "--output-dir";
+    argv[n++] = (char *)j->dir;
+    snprintf(w->timeout, sizeof w->timeout, "%g", cfg->common.timeout);
+    argv[n++] = "--timeout";
+    argv[n++] = w->timeout;
+    if (cfg->common.check)
+        argv[n++] = "--check";
+    if (p->io_flag) {
+        argv[n++] = (char *)p->io_flag;
+        argv[n++] = (char *)j->scratch;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+static char *phase_file(const struct mb_config *cfg, const struct mb_job_phase *p, const char *ext)
+{
+    const struct mb_job_config *j = cfg->settings;
+    char *s = mb_xmalloc(strlen(j->dir) + strlen(p->prog) + strlen(ext) + 3);
+    sprintf(s, "%s/%s.%s", j->dir, p->prog, ext);
+    return s;
+}
+
+/* Rank 0: the phase's JSON records go into the job's results file, line by line as they
+ * are (each one record, written at once), and into the records the summary is made of. */
+static void collect(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                    const struct mb_job_phase *p, struct mb_records *all)
+{
+    char *path = phase_file(cfg, p, "jsonl"), msg[1200];
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, cut;
+    ssize_t got;
+
+    if (f) {
+        while ((got = getline(&line, &cap, f)) > 0)
+            if (ctx->json && line[got - 1] == '\n')
+                mb_sink_write(ctx->json->f, ctx->json->name, line, (size_t)got);
+        free(line);
+        fclose(f);
+        if (mb_records_load(all, path, &cut, msg, sizeof msg) != 0)
+            mb_eprintf("%s: note: %s", cfg->prog, msg);
+    }
+    free(path);
+}
+
+static void phase_json(const struct mb_ctx *ctx, size_t i, const struct mb_job_phase *p,
+                       const char *skipped, const struct phase_end *e)
+{
+    struct mb_jobj o;
+    char name[64];
+
+    if (!ctx->json)
+        return;
+    mb_jobj_begin(&o, "job_phase");
+    mb_jobj_int(&o, "phase", (long long)i + 1);
+    mb_jobj_str(&o, "program", p->prog);
+    mb_jobj_str(&o, "title", p->title);
+    mb_jobj_str(&o, "skipped", skipped);
+    if (skipped) {
+        mb_jobj_null(&o, "exit_status");
+    } else {
+        mb_jobj_int(&o, "exit_status", e->status);
+        mb_jobj_num(&o, "elapsed_sec", e->seconds);
+    }
+    snprintf(name, sizeof name, "%s.txt", p->prog);
+    mb_jobj_str(&o, "text_file", skipped ? NULL : name);
+    mb_jobj_write(&o, ctx->json);
+}
+
+static const char *status_word(int st)
+{
+    return st < 0 ? "skipped" : st == 0 ? "ok" : st == 1 ? "FAILED (1)" : "FAILED (2)";
+}
+
+/* summary.txt and the end of the job's text: phases, where the I/O ran, the headlines. */
+static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const struct mb_config *cfg,
+                    const struct phase_end *ends, const struct mb_headline *h, const char *fs)
+{
+    const struct mb_job_config *j = cfg->settings;
+
+    mb_printf(out, "\n# mpibench run (%s) on %d processes, %d host%s; results in %s\n",
+              mb_job_mode_name(j->mode), ctx->prov->nprocs, ctx->prov->nhosts,
+              ctx->prov->nhosts == 1 ? "" : "s", j->dir);
+    mb_printf(out, "# I/O scratch directory : %s (%s; removed)\n", j->scratch, fs);
+    mb_printf(out, "#\n# %-3s %-72s %-10s %8s\n", "", "phase", "status", "seconds");
+    for (size_t i = 0; i < mb_job_phase_count(); i++) {
+        char secs[32] = "-";
+        if (ends[i].status >= 0)
+            snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
+        mb_printf(out, "# %zu/%zu %-72s %-10s %8s\n", i + 1, mb_job_phase_count(),
+                  mb_job_phase_at(i)->title, status_word(ends[i].status), secs);
+    }
+    mb_printf(out, "\nHeadline numbers:\n");
+    for (int i = 0; i < MB_HL_N; i++) {
+        if (h[i].present)
+            mb_printf(out, "  %-22s %12.2f %-10s (%s)\n", h[i].label, h[i].value, h[i].unit,
+                      h[i].detail);
+        else
+            mb_printf(out, "  %-22s %12s %-10s (not measured)\n", h[i].label, "-", "");
+    }
+}
+
+static void phases_html(char *buf, size_t len, const struct phase_end *ends)
+{
+    size_t used = (size_t)snprintf(buf, len,
+                                   "<h2>Phases</h2>\n<table id=\"phases\">\n<tr><th>phase</th>"
+                                   "<th>status</th><th>seconds</th><th>text</th></tr>\n");
+    for (size_t i = 0; i < mb_job_phase_count() && used < len; i++) {
+        const struct mb_job_phase *p = mb_job_phase_at(i);
+        char secs[32] = "-", file[96] = "-";
+        if (ends[i].status >= 0) {
+            snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
+            snprintf(file, sizeof file, "<a href=\"%s.txt\">%s.txt</a>", p->prog, p->prog);
+        }
+        used += (size_t)snprintf(buf + used, len - used,
+                                 "<tr><td>%s</td><td>%s</td><td class=\"num\">%s</td><td>%s"
+                                 "</td></tr>\n",
+                                 p->title, status_word(ends[i].status), secs, file);
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, "</table>\n");
+}
+
+static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                        const struct mb_headline *h, const char *fs, const char *plots)
+{
+    static const char *const keys[MB_HL_N] = {
+        [MB_HL_BEFF] = "b_eff_mbytes_per_sec",      [MB_HL_BEFFIO] = "b_eff_io_mbytes_per_sec",
+        [MB_HL_PP_LAT] = "pingpong_latency_usec",   [MB_HL_PP_BW] = "pingpong_mbytes_per_sec",
+        [MB_HL_ALLRED8] = "allreduce_8_bytes_usec",
+    };
+    const struct mb_job_config *j = cfg->settings;
+    struct mb_jobj o;
+
+    if (!ctx->json)
+        return;
+    mb_jobj_begin(&o, "job_result");
+    mb_jobj_str(&o, "mode", mb_job_mode_name(j->mode));
+    mb_jobj_str(&o, "output_dir", j->dir);
+    mb_jobj_str(&o, "io_dir", j->scratch);
+    mb_jobj_str(&o, "io_filesystem", fs);
+    for (int i = 0; i < MB_HL_N; i++)
+        mb_jobj_num(&o, keys[i], h[i].present ? h[i].value : NAN);
+    mb_jobj_str(&o, "plots", plots);
+    mb_jobj_write(&o, ctx->json);
+}
+
+/* Rank 0, after the phases: summary.txt, plots and index.html. A plot that cannot be drawn
+ * (no gnuplot) is a note, not a failure of the measurements. */
+static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                       const struct phase_end *ends, const struct mb_records *all, const char *fs)
+{
+    const struct mb_job_config *j = cfg->settings;
+    struct mb_headline h[MB_HL_N];
+    struct mb_plot_list plots = {0};
+    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
+    const char *plot_note = "drawn";
+    FILE *f;
+
+    mb_headlines(all, h);
+    sprintf(path, "%s/plots", j->dir);
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        mb_eprintf("%s: note: cannot create '%s': %s; no plots", cfg->prog, path, strerror(errno));
+        plot_note = "not drawn";
+    } else {
+        const int rc = mb_plots_write(all, path, &plots, msg, sizeof msg);
+        if (rc != 0) {
+            mb_eprintf("%s: note: %s", cfg->prog, msg);
+            plot_note = rc > 0 ? "scripts only" : "not drawn";
+        }
+    }
+    result_json(ctx, cfg, h, fs, plot_note);
+
+    sprintf(path, "%s/summary.txt", j->dir);
+    f = fopen(path, "w");
+    if (!f)
+        mb_die("cannot write '%s': %s", path, strerror(errno));
+    {
+        const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
+        mb_provenance_text(ctx->prov, &file);
+        summary(&file, ctx, cfg, ends, h, fs);
+    }
+    mb_sink_close(f, path);
+    summary(&ctx->out, ctx, cfg, ends, h, fs);
+
+    phases_html(html, sizeof html, ends);
+    sprintf(path, "%s/index.html", j->dir);
+    if (mb_html_write(path, "plots/", all, h, &plots, html, msg, sizeof msg) != 0)
+        mb_die("%s", msg);
+    mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s\n", plots.n, j->dir, plot_note,
+              path);
+    mb_printf(&ctx->out, "Compare with a later run: mpibench compare %s NEW/results.jsonl\n",
+              cfg->common.json_path);
+    free(path);
+}
+
+static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+{
+    const struct mb_job_config *j = cfg->settings;
+    const size_t n = mb_job_phase_count();
+    struct phase_end *ends = mb_xcalloc(n, sizeof *ends);
+    struct mb_records all = {0};
+    double expected = 0, expected_done = 0;
+    const double t0 = mb_now();
+    char fs[160] = "unknown file system";
+    int worst = 0;
+
+    for (size_t i = 0; i < n; i++)
+        expected += mb_job_phase_at(i)->seconds[j->mode];
+    if (ctx->rank == 0) {
+        struct mb_fs_info info;
+        struct mb_error err = {MB_ERR_NONE, ""};
+        if (mkdir(j->scratch, 0777) != 0)
+            mb_die("cannot create the scratch directory '%s': %s", j->scratch, strerror(errno));
+        if (mb_scratch_fs_info(j->scratch, &info, &err) == 0)
+            snprintf(fs, sizeof fs, "file system %s, %.1f GB free", info.type,
+                     (double)info.free_bytes / 1e9);
+        mb_provenance_text(ctx->prov, &ctx->out);
+        mb_settings_text(ctx->suite, cfg, &ctx->out);
+        mb_printf(&ctx->out, "#\n# mpibench run (%s): %zu phases, results in %s\n",
+                  mb_job_mode_name(j->mode), n, j->dir);
+        mb_flush(&ctx->out);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct mb_job_phase *p = mb_job_phase_at(i);
+        const char *skip = mb_job_skip_reason(p, ctx->size);
+        char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48];
+        struct phase_words words;
+        const double elapsed = mb_now() - t0;
+        /* Remaining: the plan's estimate, scaled by how the finished phases compared. */
+        const double scale = expected_done > 0 && elapsed > 0 ? elapsed / expected_done : 1;
+
+        clock_text(el, sizeof el, elapsed);
+        clock_text(left, sizeof left, (expected - expected_done) * scale);
+        expected_done += p->seconds[j->mode];
+        if (skip) {
+            ends[i].status = -1;
+            if (ctx->rank == 0) {
+                mb_printf(&ctx->out, "[%zu/%zu] %s: skipped, %s\n", i + 1, n, p->title, skip);
+                phase_json(ctx, i, p, skip, &ends[i]);
+            }
+            continue;
+        }
+        if (ctx->rank == 0) {
+            mb_printf(&ctx->out, "[%zu/%zu] %s (elapsed %s, about %s left)\n", i + 1, n, p->title,
+                      el, left);
+            mb_flush(&ctx->out);
+        }
+        const int argc = phase_argv(p, cfg, argv, &words);
+        const double ts = mb_now();
+        ends[i].status = mpibench_run(argc, argv, ctx->world, stdout);
+        ends[i].seconds = mb_now() - ts;
+        worst = ends[i].status > worst ? ends[i].status : worst;
+        if (ctx->rank == 0) {
+            collect(ctx, cfg, p, &all);
+            phase_json(ctx, i, p, NULL, &ends[i]);
+            mb_printf(&ctx->out, "      %s in %.1f s: %s/%s.txt\n", status_word(ends[i].status),
+                      ends[i].seconds, j->dir, p->prog);
+            mb_flush(&ctx->out);
+        }
+    }
+    if (ctx->rank == 0) {
+        if (rmdir(j->scratch) != 0)
+            mb_eprintf("%s: note: the scratch directory '%s' is kept: %s", cfg->prog, j->scratch,
+                       strerror(errno));
+        finish_job(ctx, cfg, ends, &all, fs);
+    }
+    mb_records_free(&all);
+    free(ends);
+    tally->rows = (long long)n;
+    tally->status = worst ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    tally->status_what = "a phase failed (see above)";
+    return MB_EXIT_OK;
+}
+
+static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
+{
+    const struct mb_job_config *j = cfg->settings;
+
+    if (ctx->rank != 0)
+        return 0;
+    mb_printf(&ctx->out, "# mpibench run (%s): the phases and their command lines\n",
+              mb_job_mode_name(j->mode));
+    for (size_t i = 0; i < mb_job_phase_count(); i++) {
+        const struct mb_job_phase *p = mb_job_phase_at(i);
+        const char *skip = mb_job_skip_reason(p, ctx->size);
+        char *argv[2 * MB_JOB_MAX_ARGS];
+        struct phase_words words;
+        const int argc = phase_argv(p, cfg, argv, &words);
+
+        mb_printf(&ctx->out, "[%zu/%zu] %s (about %.0f s on 4 processes)%s%s\n     ", i + 1,
+                  mb_job_phase_count(), p->title, p->seconds[j->mode], skip ? ": skipped, " : "",
+                  skip ? skip : "");
+        for (int k = 0; k < argc; k++)
+            mb_printf(&ctx->out, " %s", argv[k]);
+        mb_printf(&ctx->out, "\n");
+    }
+    return 0;
+}
+
+const struct mb_suite mb_suite_run = {
+    .name = "run",
+    .title = "the main job: a few-minute characterisation of this machine",
+    .settings = &job_settings,
+    .validate = job_validate,
+    .usage = job_usage,
+    .dry_run = job_dry_run,
+    .run = job_run,
+};

@@ -1,0 +1,134 @@
+#include "results/html.h"
+
+#include <errno.h>
+#include <string.h>
+
+void mb_html_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc((*s >= 0x20 && *s < 0x7f) || *s == '\n' ? *s : '?', f);
+        }
+    }
+}
+
+static void row(FILE *f, const char *label, const char *value)
+{
+    fputs("<tr><th>", f);
+    mb_html_text(f, label);
+    fputs("</th><td>", f);
+    mb_html_text(f, value);
+    fputs("</td></tr>\n", f);
+}
+
+/* Where the results come from: the first header record (each suite writes one). */
+static void about(FILE *f, const struct mb_records *r)
+{
+    const json_t *h = NULL;
+    char buf[512];
+
+    for (size_t i = 0; i < r->n && !h; i++)
+        if (mb_rec_is(r->rec[i], "header"))
+            h = r->rec[i];
+    fputs("<h2>Machine</h2>\n<table>\n", f);
+    row(f, "results", r->path);
+    if (h) {
+        row(f, "date", mb_rec_str(h, "date"));
+        snprintf(buf, sizeof buf, "%lld on %lld host(s): %s", mb_rec_int(h, "processes", 0),
+                 mb_rec_int(h, "hosts", 0),
+                 mb_rec_str(h, "host_list") ? mb_rec_str(h, "host_list") : "?");
+        row(f, "processes", buf);
+        snprintf(buf, sizeof buf, "%lld of %lld ranks bound; rank 0 on CPUs %s",
+                 mb_rec_int(h, "bound_ranks", 0), mb_rec_int(h, "processes", 0),
+                 mb_rec_str(h, "binding_rank0") ? mb_rec_str(h, "binding_rank0") : "?");
+        row(f, "binding", buf);
+        row(f, "MPI library", mb_rec_str(h, "mpi_library"));
+        snprintf(buf, sizeof buf, "%s %s %s",
+                 mb_rec_str(h, "system") ? mb_rec_str(h, "system") : "",
+                 mb_rec_str(h, "release") ? mb_rec_str(h, "release") : "",
+                 mb_rec_str(h, "machine") ? mb_rec_str(h, "machine") : "");
+        row(f, "system", buf);
+        snprintf(buf, sizeof buf, "%s (git %s)", mb_rec_str(h, "mpibench_version"),
+                 mb_rec_str(h, "git_commit"));
+        row(f, "mpibench", buf);
+    }
+    fputs("</table>\n", f);
+}
+
+int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
+                  const struct mb_headline h[MB_HL_N], const struct mb_plot_list *plots,
+                  const char *extra, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    char buf[64];
+
+    if (!f) {
+        snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<title>mpibench results</title>\n<style>\n"
+          "body { font-family: sans-serif; margin: 2em; max-width: 72em; }\n"
+          "table { border-collapse: collapse; margin-bottom: 1.5em; }\n"
+          "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: left; }\n"
+          "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+          "figure { margin: 1em 0 2em 0; } img { max-width: 100%; height: auto; }\n"
+          "</style>\n</head>\n<body>\n<h1>mpibench results</h1>\n",
+          f);
+    fputs("<h2>Headline numbers</h2>\n<table id=\"headlines\">\n"
+          "<tr><th>measure</th><th>value</th><th>unit</th><th>from</th></tr>\n",
+          f);
+    for (int i = 0; i < MB_HL_N; i++) {
+        fputs("<tr><td>", f);
+        mb_html_text(f, h[i].label);
+        if (h[i].present)
+            snprintf(buf, sizeof buf, "%.2f", h[i].value);
+        fprintf(f, "</td><td class=\"num\">%s</td><td>", h[i].present ? buf : "-");
+        mb_html_text(f, h[i].unit);
+        fputs("</td><td>", f);
+        mb_html_text(f, h[i].present ? h[i].detail : "not measured");
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    if (extra)
+        fputs(extra, f);
+    about(f, r);
+    fputs("<h2>Plots</h2>\n", f);
+    if (plots->n == 0)
+        fputs("<p>The results hold nothing to plot.</p>\n", f);
+    for (size_t i = 0; i < plots->n; i++) {
+        fputs("<figure>\n<img src=\"", f);
+        mb_html_text(f, img_prefix);
+        mb_html_text(f, plots->name[i]);
+        fputs(".svg\" alt=\"", f);
+        mb_html_text(f, plots->title[i]);
+        fputs("\" width=\"960\" height=\"600\">\n<figcaption>", f);
+        mb_html_text(f, plots->title[i]);
+        fputs(" (<a href=\"", f);
+        mb_html_text(f, img_prefix);
+        mb_html_text(f, plots->name[i]);
+        fputs(".png\">PNG</a>, <a href=\"", f);
+        mb_html_text(f, img_prefix);
+        mb_html_text(f, plots->name[i]);
+        fputs(".dat\">data</a>)</figcaption>\n</figure>\n", f);
+    }
+    fputs("</body>\n</html>\n", f);
+    if (ferror(f) | fclose(f)) {
+        snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

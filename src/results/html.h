@@ -1,0 +1,22 @@
+/* index.html: the headline numbers, where the results come from, and the SVG plots - one
+ * static page (no scripts, nothing from the network) that any browser opens from disk. */
+#ifndef MB_HTML_H
+#define MB_HTML_H
+
+#include "results/headline.h"
+#include "results/plot.h"
+#include "results/records.h"
+
+#include <stdio.h>
+
+/* Writes s with &, <, >, " escaped (and bytes outside printable ASCII as '?'). */
+void mb_html_text(FILE *f, const char *s);
+
+/* path: the page; img_prefix: how it reaches the plots ("plots/" or ""); extra: an already
+ * escaped HTML fragment placed after the headline table (the main job's phases), or NULL.
+ * 0, or -1 with msg. */
+int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
+                  const struct mb_headline h[MB_HL_N], const struct mb_plot_list *plots,
+                  const char *extra, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,28 @@
+/* Plots of a set of results (gnuplot, PNG and SVG): PingPong/Unidir latency and bandwidth vs
+ * message size, collectives' time vs size, b_eff's bandwidth vs size per pattern, and
+ * b_eff_io's bandwidth vs chunk size per pattern type and access method (b_eff_io paper,
+ * Fig. 2). Each plot is drawn from whatever records of its kind the file holds; a plot
+ * without data is not drawn. */
+#ifndef MB_PLOT_H
+#define MB_PLOT_H
+
+#include "results/records.h"
+
+#include <stddef.h>
+
+enum { MB_MAX_PLOTS = 16 };
+
+struct mb_plot_list {
+    size_t n;
+    char name[MB_MAX_PLOTS][32];   /* file stem: "pt2pt_latency" -> .png .svg .dat */
+    char title[MB_MAX_PLOTS][128]; /* caption */
+};
+
+/* Writes NAME.dat per plot and plots.gp into dir (which must exist), then runs gnuplot
+ * there (at most 60 s). Returns 0 when every image was drawn; 1 when the scripts were
+ * written but not drawn (no gnuplot, gnuplot failed: msg says why and where its log is);
+ * -1 when a file could not be written (msg). list names the plots either way. */
+int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
+                   char *msg, size_t len);
+
+#endif

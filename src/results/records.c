@@ -1,0 +1,127 @@
+#include "results/records.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *mb_rs_alloc(void *p, size_t n, size_t size)
+{
+    void *q = NULL;
+
+    if (size == 0 || n <= SIZE_MAX / size)
+        q = realloc(p, n * size != 0 ? n * size : 1);
+    if (!q) {
+        fprintf(stderr, "mpibench: out of memory (%zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return q;
+}
+
+char *mb_rs_strdup(const char *s)
+{
+    const size_t n = strlen(s) + 1;
+    return memcpy(mb_rs_alloc(NULL, n, 1), s, n);
+}
+
+static void append(struct mb_records *r, json_t *o)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 256;
+        r->rec = mb_rs_alloc(r->rec, r->cap, sizeof *r->rec);
+    }
+    r->rec[r->n++] = o;
+}
+
+int mb_records_load(struct mb_records *r, const char *path, size_t *cut, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, lineno = 0, bad_line = 0;
+    int bad_has_newline = 0;
+    ssize_t got;
+    char why[200] = "";
+    int status = 0;
+
+    *cut = 0;
+    if (!f) {
+        snprintf(msg, len, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (!r->path)
+        r->path = mb_rs_strdup(path);
+    while ((got = getline(&line, &cap, f)) >= 0) {
+        json_error_t jerr;
+        json_t *o;
+
+        lineno++;
+        if (bad_line) { /* a bad line that is not the last one */
+            snprintf(msg, len, "'%s' line %zu: %s", path, bad_line, why);
+            status = -1;
+            break;
+        }
+        if (strspn(line, " \t\r\n") == (size_t)got)
+            continue;
+        o = json_loadb(line, (size_t)got, JSON_REJECT_DUPLICATES, &jerr);
+        if (!o || !json_is_object(o)) {
+            snprintf(why, sizeof why, "%s",
+                     o ? "not a JSON object" : "not JSON (this is not a JSON Lines file)");
+            json_decref(o);
+            bad_line = lineno;
+            bad_has_newline = line[got - 1] == '\n';
+            continue;
+        }
+        append(r, o);
+    }
+    if (status == 0 && ferror(f)) {
+        snprintf(msg, len, "cannot read '%s': %s", path, strerror(errno));
+        status = -1;
+    }
+    /* A last line that does not parse: a run killed while writing it (records are whole
+     * lines, written at once) - or not JSON at all, when it is the only line. */
+    if (status == 0 && bad_line) {
+        if (bad_has_newline || r->n == 0) {
+            snprintf(msg, len, "'%s' line %zu: %s", path, bad_line, why);
+            status = -1;
+        } else {
+            *cut = 1;
+        }
+    }
+    free(line);
+    fclose(f);
+    return status;
+}
+
+void mb_records_free(struct mb_records *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        json_decref(r->rec[i]);
+    free(r->rec);
+    free(r->path);
+    memset(r, 0, sizeof *r);
+}
+
+const char *mb_rec_str(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+double mb_rec_num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+long long mb_rec_int(const json_t *o, const char *key, long long dflt)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : dflt;
+}
+
+int mb_rec_is(const json_t *o, const char *type)
+{
+    const char *t = mb_rec_str(o, "type");
+    return t && strcmp(t, type) == 0;
+}

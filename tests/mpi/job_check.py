@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+"""Check the main job, `mpibench run`, and the tools that read its results.
+
+Runs `mpiexec -np N mpibench run ARGS` in a new temporary directory and checks: a progress
+line per phase (phase i/7; Presta's phases skipped on an odd number of processes, said so);
+mpibench-results/ with run.txt equal to stdout, results.jsonl valid against the schema (every
+line of every phase's PROG.jsonl in it, one job_phase per phase, a job_result whose headline
+numbers are those of the suites' own records and of summary.txt), each phase's text and JSON,
+summary.txt ending with the five headline numbers, valid PNG and SVG plots, an index.html
+(checked with Python's HTML parser and, when installed, tidy and a headless Chromium) whose
+images all exist and that loads nothing from the network; the scratch directory removed,
+nothing else in the working directory.
+
+With --second also: a second run goes to a new mpibench-results-<timestamp>/ and leaves the
+first directory as it was; `mpibench compare` of the two runs (exit 0 with a generous
+threshold; these machines are noisy), of the first run against a copy with one PingPong
+latency doubled (exit 1, that row first and REGRESSED), of files with nothing in common and
+of a file that is not JSON Lines (exit 2, named); `mpibench plot` on each phase's JSON file.
+
+Usage: job_check.py --mpiexec CMD --np N --bin MPIBENCH --schema FILE [--second] -- ARGS
+"""
+import argparse
+import hashlib
+import html.parser
+import json
+import os
+import re
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mbcheck import Failure, check, fail, load_jsonl  # noqa: E402
+
+PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "b_eff", "b_eff_io", "IMB-IO"]
+HEADLINES = ["b_eff", "b_eff_io", "PingPong latency", "PingPong bandwidth",
+             "Allreduce 8 B latency"]
+# Which plots `mpibench plot` draws from each suite's own JSON file.
+PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
+         "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives"},
+         "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
+         "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
+         "IMB-IO": {"imb_io_bandwidth"}}
+
+
+def run_job(opts, cwd):
+    cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin), "run"] +
+           opts.args)
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        fail(f"exit status {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}\n"
+             f"--- stderr\n{proc.stderr[-3000:]}\ncommand: {shlex.join(cmd)}")
+    return proc
+
+
+def check_png(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    check(head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR",
+          f"{path} is not a PNG file")
+    w, h = struct.unpack(">II", head[16:24])
+    check(w > 100 and h > 100, f"{path}: image of {w}x{h} pixels")
+
+
+def check_svg(path):
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        fail(f"{path} is not well-formed XML: {e}")
+    check(root.tag.endswith("svg"), f"{path}: root element {root.tag}, not svg")
+    check(len(list(root.iter())) > 20, f"{path}: an almost empty drawing")
+
+
+class Page(html.parser.HTMLParser):
+    """What the checks need of index.html: images, links, scripts, table cells by table id."""
+
+    def __init__(self):
+        super().__init__()
+        self.images, self.links, self.scripts, self.tables = [], [], 0, {}
+        self._table, self._row, self._cell = None, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img":
+            self.images.append(a.get("src", ""))
+        elif tag in ("a", "link"):
+            self.links.append(a.get("href", ""))
+        elif tag == "script":
+            self.scripts += 1
+        elif tag == "table":
+            self._table = a.get("id", "")
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+            self.tables[self._table].append(self._row)
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self._row.append(self._cell.strip())
+            self._cell = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def check_html(path, summary_numbers):
+    text = open(path).read()
+    page = Page()
+    page.feed(text)
+    check(text.startswith("<!DOCTYPE html>"), "index.html: no <!DOCTYPE html>")
+    check(page.scripts == 0, "index.html has scripts")
+    check(not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text),
+          "index.html loads something from the network")
+    base = os.path.dirname(path)
+    check(page.images, "index.html shows no plot")
+    for src in page.images + [h for h in page.links if h]:
+        check(os.path.isfile(os.path.join(base, src)), f"index.html refers to missing '{src}'")
+    rows = page.tables.get("headlines", [])[1:]
+    check([r[0] for r in rows] == HEADLINES, f"index.html headline rows {rows}")
+    for r in rows:
+        want = summary_numbers.get(r[0])
+        check((r[1] == "-") == (want is None) and (want is None or float(r[1]) == want),
+              f"index.html says {r[0]} = {r[1]}, summary.txt {want}")
+    check(len(page.tables.get("phases", [])) == len(PHASES) + 1, "index.html: phases table")
+    tidy = shutil.which("tidy")
+    if tidy:  # an HTML validator: errors (not warnings) fail
+        t = subprocess.run([tidy, "-errors", "-quiet", path], capture_output=True, text=True)
+        check(t.returncode < 2, f"tidy finds errors in index.html:\n{t.stderr}")
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser:  # a real browser loads the page and renders its images
+        b = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--dump-dom", "file://" + os.path.abspath(path)],
+                           capture_output=True, text=True, timeout=120)
+        check(b.returncode == 0 and "Headline numbers" in b.stdout,
+              f"headless {browser} did not load index.html: {b.stderr[-500:]}")
+    return " ".join(n for n, ok in (("parser", 1), ("tidy", tidy), ("chromium", browser)) if ok)
+
+
+def summary_headlines(text):
+    """The headline block at the end of summary.txt: label -> value (None: not measured)."""
+    tail = text.split("Headline numbers:\n")
+    check(len(tail) == 2, "summary.txt has no 'Headline numbers:' block")
+    lines = tail[1].rstrip("\n").split("\n")
+    check(len(lines) == len(HEADLINES), f"summary.txt ends with {len(lines)} headline lines")
+    out = {}
+    for label, line in zip(HEADLINES, lines):
+        m = re.match(r"  (.{22}) +(\S+) ", line)
+        check(m and m.group(1).strip() == label, f"summary.txt line {line!r}, expected {label}")
+        out[label] = None if m.group(2) == "-" else float(m.group(2))
+    return out
+
+
+def check_run(opts, cwd, proc, outdir):
+    out = os.path.join(cwd, outdir)
+    odd = opts.np % 2 == 1
+    # One progress line per phase, in order.
+    for i, prog in enumerate(PHASES):
+        m = re.search(rf"^\[{i + 1}/7\] (.*)$", proc.stdout, re.M)
+        check(m, f"no progress line for phase {i + 1}/7 ({prog})")
+        skipped = prog in ("com", "laten") and odd
+        check(("skipped, needs an even number" in m.group(1)) == skipped,
+              f"phase {prog}: {m.group(1)}")
+        if not skipped:
+            check(re.search(r"\(elapsed \d+:\d\d, about \d+:\d\d left\)$", m.group(1)),
+                  f"phase {prog}: no elapsed/remaining time: {m.group(1)}")
+    check(open(os.path.join(out, "run.txt")).read() == proc.stdout, "run.txt differs from stdout")
+    ran = [p for p in PHASES if not (p in ("com", "laten") and odd)]
+    for p in ran:
+        for ext in ("txt", "jsonl"):
+            f = os.path.join(out, f"{p}.{ext}")
+            check(os.path.isfile(f) and os.path.getsize(f) > 0, f"{outdir}/{p}.{ext} missing")
+    for p in set(PHASES) - set(ran):
+        check(not os.path.exists(os.path.join(out, f"{p}.txt")), f"skipped {p} left a file")
+    check(not os.path.exists(os.path.join(out, "io-scratch")), "io-scratch left behind")
+
+    recs = load_jsonl(os.path.join(out, "results.jsonl"), opts.schema)
+    lines = open(os.path.join(out, "results.jsonl")).read().splitlines()
+    for p in ran:  # every record of every phase, unchanged
+        mine = open(os.path.join(out, f"{p}.jsonl")).read().splitlines()
+        start = lines.index(mine[0])
+        check(lines[start:start + len(mine)] == mine, f"results.jsonl lacks {p}.jsonl's records")
+    phases = [r for r in recs if r["type"] == "job_phase"]
+    check([r["program"] for r in phases] == PHASES, f"job_phase records {phases}")
+    for r in phases:
+        check((r["skipped"] is None) == (r["program"] in ran) and
+              (r["exit_status"] == 0 or r["skipped"]), f"job_phase {r}")
+    result = [r for r in recs if r["type"] == "job_result"]
+    check(len(result) == 1, "not one job_result record")
+    result = result[0]
+
+    # The headline numbers: summary.txt, job_result and the suites' own records agree.
+    summary = open(os.path.join(out, "summary.txt")).read()
+    nums = summary_headlines(summary)
+    check(summary.startswith("# mpibench ") and f"on {opts.np} processes" in summary,
+          "summary.txt: provenance or process count missing")
+    beff = [r for r in recs if r["type"] == "beff_result"]
+    bio = [r for r in recs if r["type"] == "beffio_result"]
+    pp = [r for r in recs if r["type"] == "result" and r["suite"] == "IMB-MPI1" and
+          r["benchmark"] == "PingPong" and r["status"] == "ok"]
+    ar = [r for r in recs if r["type"] == "result" and r["suite"] == "IMB-MPI1" and
+          r["benchmark"] == "Allreduce" and r["status"] == "ok" and r["bytes"] == 8]
+    expect = {
+        "b_eff": (beff[0]["b_eff_mbytes_per_sec"] if beff else None, "b_eff_mbytes_per_sec"),
+        "b_eff_io": (bio[0]["b_eff_io_mbytes_per_sec"] if bio else None,
+                     "b_eff_io_mbytes_per_sec"),
+        "PingPong latency": (min(pp, key=lambda r: r["bytes"])["t_avg_usec"] if pp else None,
+                             "pingpong_latency_usec"),
+        "PingPong bandwidth": (max(r["mbytes_per_sec"] for r in pp) if pp else None,
+                               "pingpong_mbytes_per_sec"),
+        "Allreduce 8 B latency": (max(ar, key=lambda r: r["processes"])["t_avg_usec"]
+                                  if ar else None, "allreduce_8_bytes_usec"),
+    }
+    for label, (value, key) in expect.items():
+        check(result[key] == value, f"job_result {key} = {result[key]}, the records say {value}")
+        check((nums[label] is None) == (value is None) and
+              (value is None or abs(nums[label] - value) <= 0.005 + 1e-9 * abs(value)),
+              f"summary.txt {label} = {nums[label]}, the records say {value}")
+        check(value is None or (value > 0 and value == value), f"{label} = {value}")
+    check(nums["b_eff"] is not None and nums["b_eff_io"] is not None, "b_eff or b_eff_io missing")
+    check((nums["PingPong latency"] is None) == (opts.np == 1), "PingPong headline")
+
+    plots = sorted(os.listdir(os.path.join(out, "plots")))
+    drawn = {f[:-4] for f in plots if f.endswith(".svg")}
+    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "beff", "beffio_write",
+            "beffio_rewrite", "beffio_read", "imb_io_bandwidth"} | (
+                set() if odd else {"presta_bandwidth"})
+    if opts.np == 1:  # no pairs: PingPong and Unidir are skipped
+        want -= {"pt2pt_latency", "pt2pt_bandwidth"}
+    check(want <= drawn, f"plots missing: {sorted(want - drawn)} (drawn: {sorted(drawn)})")
+    check(result["plots"] == "drawn", f"job_result plots = {result['plots']}")
+    for name in drawn:
+        check_png(os.path.join(out, "plots", name + ".png"))
+        check_svg(os.path.join(out, "plots", name + ".svg"))
+    how = check_html(os.path.join(out, "index.html"), nums)
+    return recs, f"{len(recs)} records, {len(drawn)} plots, html checked {how}"
+
+
+def tool(opts, cwd, *args):
+    return subprocess.run([os.path.abspath(opts.bin)] + list(args), cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def tree_digest(path):
+    h = hashlib.sha256()
+    for root, dirs, files in sorted(os.walk(path)):
+        for f in sorted(files):
+            p = os.path.join(root, f)
+            h.update(p.encode() + open(p, "rb").read())
+    return h.hexdigest()
+
+
+def check_second(opts, cwd, first_recs):
+    before = tree_digest(os.path.join(cwd, "mpibench-results"))
+    proc = run_job(opts, cwd)
+    new = [d for d in os.listdir(cwd) if d != "mpibench-results"]
+    check(len(new) == 1 and re.fullmatch(r"mpibench-results-\d{8}-\d{6}(-\d+)?", new[0]),
+          f"second run's directory: {new}")
+    check(tree_digest(os.path.join(cwd, "mpibench-results")) == before,
+          "the second run changed the first run's directory")
+    check_run(opts, cwd, proc, new[0])
+    a, b = "mpibench-results/results.jsonl", f"{new[0]}/results.jsonl"
+
+    c = tool(opts, cwd, "compare", "--threshold", "100000", a, b)
+    check(c.returncode == 0, f"compare of two runs: status {c.returncode}\n{c.stdout}{c.stderr}")
+    m = re.search(r"^# (\d+) measurements in both", c.stdout, re.M)
+    check(m and int(m.group(1)) > 50, f"compare of two runs: {c.stdout[:500]}")
+    rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
+    check(len(rows) == int(m.group(1)), "compare: not one row per measurement")
+    ratios = [float(r.split()[0]) for r in rows]
+    check(ratios == sorted(ratios, reverse=True), "compare: rows not worst first")
+
+    # A doctored copy: one PingPong latency doubled -> exit 1, that row first.
+    doctored, done = [], None
+    for line in open(os.path.join(cwd, a)):
+        r = json.loads(line)
+        if (done is None and r.get("type") == "result" and r.get("benchmark") == "PingPong"
+                and r.get("status") == "ok" and r.get("bytes") == 1024):
+            for k in ("t_min_usec", "t_max_usec", "t_avg_usec"):
+                r[k] *= 2
+            done = r
+            line = json.dumps(r) + "\n"
+        doctored.append(line)
+    check(done, "no PingPong 1024-byte row to doctor")
+    with open(os.path.join(cwd, "doctored.jsonl"), "w") as f:
+        f.writelines(doctored)
+    c = tool(opts, cwd, "compare", a, "doctored.jsonl")
+    rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
+    check(c.returncode == 1 and rows and "REGRESSED" in rows[0] and
+          "IMB-MPI1 PingPong, 2 procs, 1024 bytes" in rows[0] and rows[0].split()[0] == "2.000"
+          and sum("REGRESSED" in r for r in rows) == 1,
+          f"compare with the doctored copy: status {c.returncode}\n{c.stdout[:1500]}")
+    # Nothing in common; not JSON Lines.
+    c = tool(opts, cwd, "compare", "mpibench-results/laten.jsonl", "mpibench-results/b_eff.jsonl")
+    check(c.returncode == 2 and "no measurement of 'mpibench-results/laten.jsonl' matches" in
+          c.stderr and c.stderr.count("\n") == 1, f"mismatched compare: {c.returncode} {c.stderr}")
+    c = tool(opts, cwd, "compare", a, "mpibench-results/summary.txt")
+    check(c.returncode == 2 and "'mpibench-results/summary.txt' line 1: not JSON" in c.stderr,
+          f"compare with a text file: {c.returncode} {c.stderr}")
+    c = tool(opts, cwd, "compare", a)
+    check(c.returncode == 2 and "expected 2 results files" in c.stderr, f"compare, one file: {c.stderr}")
+    c = tool(opts, cwd, "compare", "--threshold", "-5", a, b)
+    check(c.returncode == 2 and "invalid value '-5' for --threshold" in c.stderr, c.stderr)
+
+    # mpibench plot on each suite's own JSON file.
+    for p in PHASES:
+        d = f"plot-{p}"
+        c = tool(opts, cwd, "plot", "-o", d, f"mpibench-results/{p}.jsonl")
+        check(c.returncode == 0, f"plot {p}.jsonl: status {c.returncode} {c.stderr}")
+        got = {f[:-4] for f in os.listdir(os.path.join(cwd, d)) if f.endswith(".svg")}
+        check(got == PLOTS[p], f"plot {p}.jsonl drew {sorted(got)}, expected {sorted(PLOTS[p])}")
+        check(c.stdout == f"{len(got)} plot{'' if len(got) == 1 else 's'} in '{d}'; open "
+              f"'{d}/index.html'\n", f"plot {p}: {c.stdout}")
+        for name in got:
+            check_png(os.path.join(cwd, d, name + ".png"))
+            check_svg(os.path.join(cwd, d, name + ".svg"))
+    c = tool(opts, cwd, "plot", "mpibench-results/run.txt")
+    check(c.returncode == 2 and "not JSON" in c.stderr, f"plot of a text file: {c.stderr}")
+    return "second run, compare and plot checked"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--np", type=int, required=True)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--schema", required=True)
+    ap.add_argument("--second", action="store_true")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    opts = ap.parse_args()
+    opts.args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
+    with tempfile.TemporaryDirectory(prefix="mb-job-") as cwd:
+        try:
+            proc = run_job(opts, cwd)
+            check(sorted(os.listdir(cwd)) == ["mpibench-results"],
+                  f"files outside mpibench-results/: {sorted(os.listdir(cwd))}")
+            recs, what = check_run(opts, cwd, proc, "mpibench-results")
+            if opts.second:
+                what += "; " + check_second(opts, cwd, recs)
+        except Failure as e:
+            print(f"FAILED: {e}")
+            return 1
+        print(f"ok: {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
