@@ -1,7 +1,7 @@
 #!/bin/sh
 # The main job: installs what is missing (as root), builds, and runs `mpibench run` on this
 # machine with MB_NP processes (default 4, more than the cores if need be). Extra arguments go
-# to `mpibench run` (e.g. --output-dir DIR, or IMB-MPI1 flags and benchmark names).
+# to `mpibench run` (e.g. --quick, --full, --output-dir DIR, --io-dir DIR).
 set -eu
 cd "$(dirname "$0")/.."
 
