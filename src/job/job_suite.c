@@ -290,11 +290,9 @@ static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const st
     }
     mb_printf(out, "\nHeadline numbers:\n");
     for (int i = 0; i < MB_HL_N; i++) {
-        if (h[i].present)
-            mb_printf(out, "  %-22s %12.2f %-10s (%s)\n", h[i].label, h[i].value, h[i].unit,
-                      h[i].detail);
-        else
-            mb_printf(out, "  %-22s %12s %-10s (not measured)\n", h[i].label, "-", "");
+        char line[256];
+        mb_headline_line(&h[i], line, sizeof line);
+        mb_printf(out, "%s", line);
     }
 }
 
@@ -406,6 +404,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     for (size_t i = 0; i < n; i++)
         expected += mb_job_phase_at(i)->seconds[j->mode];
     if (ctx->rank == 0) {
+        all.path = mb_rs_strdup(cfg->common.json_path); /* what index.html names */
         struct mb_fs_info info;
         struct mb_error err = {MB_ERR_NONE, ""};
         if (mkdir(j->scratch, 0777) != 0)

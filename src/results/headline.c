@@ -75,13 +75,10 @@ void mb_headlines(const struct mb_records *r, struct mb_headline h[MB_HL_N])
     }
 }
 
-void mb_headlines_text(const struct mb_headline h[MB_HL_N], FILE *f)
+void mb_headline_line(const struct mb_headline *h, char *buf, size_t len)
 {
-    for (int i = 0; i < MB_HL_N; i++) {
-        if (h[i].present)
-            fprintf(f, "  %-22s %12.2f %-10s (%s)\n", h[i].label, h[i].value, h[i].unit,
-                    h[i].detail);
-        else
-            fprintf(f, "  %-22s %12s %-10s (not measured)\n", h[i].label, "-", "");
-    }
+    if (h->present)
+        snprintf(buf, len, "  %-22s %12.2f %-10s (%s)\n", h->label, h->value, h->unit, h->detail);
+    else
+        snprintf(buf, len, "  %-22s %12s %-10s (not measured)\n", h->label, "-", "");
 }

@@ -20,7 +20,7 @@ struct mb_headline {
 
 void mb_headlines(const struct mb_records *r, struct mb_headline h[MB_HL_N]);
 
-/* One line per headline: "  b_eff              3977.03 MB/s  (b_eff, 4 processes, ...)". */
-void mb_headlines_text(const struct mb_headline h[MB_HL_N], FILE *f);
+/* The headline as one text line (with its newline): "  b_eff   3977.03 MB/s  (b_eff, ...)". */
+void mb_headline_line(const struct mb_headline *h, char *buf, size_t len);
 
 #endif
