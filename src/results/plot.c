@@ -1,5 +1,7 @@
 #include "results/plot.h"
 
+#include "beffio/beffio.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -26,6 +28,10 @@ struct plot {
     const char *name, *title, *xlabel, *ylabel;
     struct series s[MAX_SERIES];
     size_t n;
+    /* Empty: x is a size on a logarithmic axis. Otherwise a gnuplot tic list for a linear
+     * axis of positions (b_eff_io's pseudo-logarithmic chunk axis). */
+    char xtics[160];
+    int xlast; /* the last position of that axis */
 };
 
 /* Titles travel into gnuplot's single-quoted strings and HTML: printable ASCII only, and a
@@ -209,10 +215,17 @@ static void beff(const struct mb_records *r, struct plot *p)
 
 /* b_eff_io (b_eff_io paper Fig. 2): per access method, bandwidth per chunk size of each
  * pattern type, for the partition whose value is the system's (the largest one measured
- * when the run ended early). */
+ * when the run ended early). The chunk axis is the paper's pseudo-logarithmic one - 1k, +8,
+ * 32k, +8, 1M, +8, L_max - with the positions b_eff_io's own plot files use, so the "+8"
+ * (non-wellformed) point stands beside its power of two instead of on top of it; patterns
+ * without a place there (the first and the 1 MB chunks of 2 MB calls of type 0) are left
+ * out, as in b_eff_io's plots. */
 static void beffio(const struct mb_records *r, struct plot *p, const char *access)
 {
+    const int last = mb_bio_position_x(MB_BIO_POSITIONS);
     long long part = -1;
+    double lmax = 0;
+    char label[24] = "L_max";
 
     for (size_t i = 0; i < r->n; i++) {
         if (mb_rec_is(r->rec[i], "beffio_result"))
@@ -227,15 +240,27 @@ static void beffio(const struct mb_records *r, struct plot *p, const char *acces
                        : part;
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
+        const long long pos = mb_rec_int(o, "position", 0);
+        const int x = pos > 0 && pos <= MB_BIO_POSITIONS ? mb_bio_position_x((int)pos) : 0;
         char t[96];
 
         if (!mb_rec_is(o, "beffio_pattern") || !str_is(o, "access", access) ||
-            mb_rec_int(o, "partition", -1) != part)
+            mb_rec_int(o, "partition", -1) != part || x == 0)
             continue;
+        if (x == last)
+            lmax = mb_rec_num(o, "chunk_bytes");
         snprintf(t, sizeof t, "%s, %lld procs", mb_rec_str(o, "pattern_type"),
                  mb_rec_int(o, "processes", 0));
-        add_point(p, t, mb_rec_num(o, "chunk_bytes"), mb_rec_num(o, "mbytes_per_sec"), 0);
+        add_point(p, t, x, mb_rec_num(o, "mbytes_per_sec"), 0);
     }
+    /* L_max in MiB as b_eff_io's plots label it, or its name when it was not measured. */
+    if (lmax > 0)
+        snprintf(label, sizeof label, "%.4gM", lmax / 1048576.0);
+    snprintf(p->xtics, sizeof p->xtics,
+             "('1k' %d, '+8' %d, '32k' %d, '+8' %d, '1M' %d, '+8' %d, '%s' %d)",
+             mb_bio_position_x(1), mb_bio_position_x(2), mb_bio_position_x(3), mb_bio_position_x(4),
+             mb_bio_position_x(5), mb_bio_position_x(6), label, last);
+    p->xlast = last;
 }
 
 static void sort_series(struct series *s)
@@ -261,7 +286,8 @@ static int write_data(const char *dir, struct plot *p, char *msg, size_t len)
         snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "# %s\n# x: %s, y: %s; one block per series\n", p->title, p->xlabel, p->ylabel);
+    fprintf(f, "# %s\n# x: %s%s%s, y: %s; one block per series\n", p->title, p->xlabel,
+            p->xtics[0] ? ", positions " : "", p->xtics, p->ylabel);
     for (size_t i = 0; i < p->n; i++) {
         sort_series(&p->s[i]);
         fprintf(f, "%s\n# %s\n", i ? "\n" : "", p->s[i].title);
@@ -284,13 +310,20 @@ static void gp_quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Log-log, or a linear position axis with named tics (p->xtics); plain numbers on the
+ * bandwidth/time axis ('%g', not gnuplot's six decimals); the key under the plot so that long
+ * series names do not squeeze it. */
 static void write_script(FILE *f, const struct plot *p)
 {
-    static const char *const term[2][2] = {{"pngcairo size 960,600 noenhanced font ',10'", "png"},
-                                           {"svg size 960,600 noenhanced dynamic", "svg"}};
+    static const char *const term[2][2] = {{"pngcairo size 960,720 noenhanced font ',10'", "png"},
+                                           {"svg size 960,720 noenhanced dynamic", "svg"}};
 
-    fprintf(f, "\n# %s\nreset\nset logscale xy\nset grid\nset key outside right top\n", p->title);
-    fprintf(f, "set format x '%%.0s%%cB'\nset title ");
+    fprintf(f, "\n# %s\nreset\nset grid\nset key below left Left reverse\n", p->title);
+    if (p->xtics[0])
+        fprintf(f, "set logscale y\nset xtics %s\nset xrange [0.5:%d.5]\n", p->xtics, p->xlast);
+    else
+        fprintf(f, "set logscale xy\nset format x '%%.0s%%cB'\n");
+    fprintf(f, "set format y '%%g'\nset title ");
     gp_quoted(f, p->title);
     fprintf(f, "\nset xlabel ");
     gp_quoted(f, p->xlabel);
@@ -365,60 +398,42 @@ int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_l
 {
     enum { LAT, BW, COLL, PRESTA, IMBIO, BEFF, BIO_W, BIO_RW, BIO_R, N };
     struct plot p[N] = {
-        [LAT] = {"pt2pt_latency",
-                 "Point-to-point latency (IMB PingPong, Unidir)",
-                 "message size [bytes]",
-                 "time [usec]",
-                 {{{0}}},
-                 0},
-        [BW] = {"pt2pt_bandwidth",
-                "Point-to-point bandwidth (IMB PingPong, Unidir)",
-                "message size [bytes]",
-                "bandwidth [MBytes/sec, 2^20 bytes]",
-                {{{0}}},
-                0},
-        [COLL] = {"collectives",
-                  "Collectives: average time per call (IMB)",
-                  "message size [bytes]",
-                  "t_avg [usec]",
-                  {{{0}}},
-                  0},
-        [PRESTA] = {"presta_bandwidth",
-                    "Presta com/rma: bandwidth per message size",
-                    "message size [bytes]",
-                    "bandwidth [MB/s, 10^6 bytes]",
-                    {{{0}}},
-                    0},
-        [IMBIO] = {"imb_io_bandwidth",
-                   "IMB-IO: bandwidth per transfer size",
-                   "transfer size [bytes]",
-                   "bandwidth [MBytes/sec, 2^20 bytes]",
-                   {{{0}}},
-                   0},
-        [BEFF] = {"beff",
-                  "b_eff: bandwidth per message size and pattern",
-                  "message size [bytes]",
-                  "bandwidth [MB/s, 10^6 bytes]",
-                  {{{0}}},
-                  0},
-        [BIO_W] = {"beffio_write",
-                   "b_eff_io: write bandwidth per chunk size",
-                   "chunk size [bytes]",
-                   "bandwidth [MB/s, 10^6 bytes]",
-                   {{{0}}},
-                   0},
-        [BIO_RW] = {"beffio_rewrite",
-                    "b_eff_io: rewrite bandwidth per chunk size",
-                    "chunk size [bytes]",
-                    "bandwidth [MB/s, 10^6 bytes]",
-                    {{{0}}},
-                    0},
-        [BIO_R] = {"beffio_read",
-                   "b_eff_io: read bandwidth per chunk size",
-                   "chunk size [bytes]",
-                   "bandwidth [MB/s, 10^6 bytes]",
-                   {{{0}}},
-                   0},
+        [LAT] = {.name = "pt2pt_latency",
+                 .title = "Point-to-point latency (IMB PingPong, Unidir)",
+                 .xlabel = "message size [bytes]",
+                 .ylabel = "time [usec]"},
+        [BW] = {.name = "pt2pt_bandwidth",
+                .title = "Point-to-point bandwidth (IMB PingPong, Unidir)",
+                .xlabel = "message size [bytes]",
+                .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
+        [COLL] = {.name = "collectives",
+                  .title = "Collectives: average time per call (IMB)",
+                  .xlabel = "message size [bytes]",
+                  .ylabel = "t_avg [usec]"},
+        [PRESTA] = {.name = "presta_bandwidth",
+                    .title = "Presta com/rma: bandwidth per message size",
+                    .xlabel = "message size [bytes]",
+                    .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+        [IMBIO] = {.name = "imb_io_bandwidth",
+                   .title = "IMB-IO: bandwidth per transfer size",
+                   .xlabel = "transfer size [bytes]",
+                   .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
+        [BEFF] = {.name = "beff",
+                  .title = "b_eff: bandwidth per message size and pattern",
+                  .xlabel = "message size [bytes]",
+                  .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+        [BIO_W] = {.name = "beffio_write",
+                   .title = "b_eff_io: write bandwidth per chunk size",
+                   .xlabel = "contiguous chunk size on disk",
+                   .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+        [BIO_RW] = {.name = "beffio_rewrite",
+                    .title = "b_eff_io: rewrite bandwidth per chunk size",
+                    .xlabel = "contiguous chunk size on disk",
+                    .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+        [BIO_R] = {.name = "beffio_read",
+                   .title = "b_eff_io: read bandwidth per chunk size",
+                   .xlabel = "contiguous chunk size on disk",
+                   .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
     };
     char path[4096];
     FILE *gp;

@@ -145,6 +145,20 @@ def check_html(path, summary_numbers):
     return " ".join(n for n, ok in (("parser", 1), ("tidy", tidy), ("chromium", browser)) if ok)
 
 
+def check_beffio_axis(plots):
+    """b_eff_io's plots use the paper's pseudo-logarithmic chunk axis (1k, +8, 32k, +8, 1M,
+    +8, L_max at b_eff_io's plot positions), one point per place and pattern type."""
+    script = open(os.path.join(plots, "plots.gp")).read()
+    check(re.search(r"set xtics \('1k' 1, '\+8' 2, '32k' 4, '\+8' 5, '1M' 7, '\+8' 8, "
+                    r"'[0-9.]+M' 10\)", script), "plots.gp: no pseudo-logarithmic chunk axis")
+    for access in ("write", "rewrite", "read"):
+        series = open(os.path.join(plots, f"beffio_{access}.dat")).read().split("\n\n\n")
+        for block in filter(str.strip, series):
+            xs = [float(l.split()[0]) for l in block.splitlines() if l and l[0] != "#"]
+            check(xs and xs == sorted(set(xs)) and set(xs) <= {1, 2, 4, 5, 7, 8, 10},
+                  f"beffio_{access}.dat: positions {xs}")
+
+
 def summary_headlines(text):
     """The headline block at the end of summary.txt: label -> value (None: not measured)."""
     tail = text.split("Headline numbers:\n")
@@ -240,6 +254,7 @@ def check_run(opts, cwd, proc, outdir):
     for name in drawn:
         check_png(os.path.join(out, "plots", name + ".png"))
         check_svg(os.path.join(out, "plots", name + ".svg"))
+    check_beffio_axis(os.path.join(out, "plots"))
     how = check_html(os.path.join(out, "index.html"), nums)
     return recs, f"{len(recs)} records, {len(drawn)} plots, html checked {how}"
 
