@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* program_invocation_short_name */
 #include "core/error.h"
 
 #include "core/scratch.h"
@@ -160,13 +161,15 @@ void mb_die(const char *fmt, ...)
 {
     int rank = -1;
     int initialized = 0;
-    char prefix[64];
+    char prefix[128];
     va_list ap;
 
     MPI_Initialized(&initialized);
     if (initialized)
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    snprintf(prefix, sizeof prefix, "mpibench (rank %d): %s: ", rank,
+    /* The name the program was started under (IMB-IO, b_eff, mpibench, ...), as usage errors
+     * name it; libc sets it from argv[0] before main. */
+    snprintf(prefix, sizeof prefix, "%.60s (rank %d): %s: ", program_invocation_short_name, rank,
              mb_error_label(MB_ERR_RUNTIME));
     va_start(ap, fmt);
     emit(prefix, fmt, ap);

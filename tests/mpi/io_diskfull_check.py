@@ -95,7 +95,8 @@ def main():
                             f"(one per failing process), got {errors}")
         # Several processes fail at once: each message is one whole line of its own (they
         # used to be written in pieces that could interleave).
-        mixed = [l for l in errors if not re.match(r"mpibench \(rank \d+\): run-time error: ", l)
+        prog = re.escape(os.path.basename(opts.bin))  # errors name the program started
+        mixed = [l for l in errors if not re.match(rf"{prog} \(rank \d+\): run-time error: ", l)
                  or l.count("run-time error:") != 1]
         if mixed:
             problems.append(f"run-time error lines mixed with other text: {mixed}")
