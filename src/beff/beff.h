@@ -62,7 +62,7 @@ struct mb_beff_step {
 
 /* One pattern as this process sees it (A2). */
 struct mb_beff_pattern {
-    char label[20];
+    char label[32]; /* as long as a ring's label */
     enum mb_beff_role role;
     MPI_Comm comm;     /* not owned; MPI_COMM_NULL when this process is not a member */
     int participation; /* 1 takes part; -1 member only (joins Alltoallv with zero counts); 0 not */
