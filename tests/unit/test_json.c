@@ -1,5 +1,7 @@
-/* JSON writer: escaping, numbers, nulls; one record per line. */
+/* The writers: JSON (escaping, numbers, nulls; one record per line) and the text printer
+ * (control characters shown as \xNN; long lines whole). */
 #include "core/report_json.h"
+#include "core/report_text.h"
 #include "unit.h"
 
 #include <math.h>
@@ -54,5 +56,26 @@ int main(void)
     EXPECT(fgets(buf, sizeof buf, f) != NULL);
     EXPECT(strcmp(buf, "{\"type\":\"summary\",\"rows\":3}\n") == 0);
     fclose(f);
+
+    /* Text: a user's control characters never reach the terminal; newline and tab stay; a
+     * line longer than the printer's buffer is written whole, escapes included. */
+    {
+        char line[3000], got[4000];
+        FILE *t = tmpfile();
+        const struct mb_out out = {{t, NULL}, 1, {"the text file", NULL}};
+        memset(line, 'x', sizeof line - 1);
+        line[sizeof line - 1] = '\0';
+        line[2000] = '\x1b';
+        mb_printf(&out, "# --json : a\x01"
+                        "b\x7f"
+                        ".jsonl\tend\n");
+        mb_printf(&out, "%s\n", line);
+        rewind(t);
+        EXPECT(fgets(got, sizeof got, t) != NULL);
+        EXPECT(strcmp(got, "# --json : a\\x01b\\x7f.jsonl\tend\n") == 0);
+        EXPECT(fgets(got, sizeof got, t) != NULL);
+        EXPECT(strlen(got) == sizeof line - 1 + 3 + 1 && strncmp(got + 2000, "\\x1bx", 5) == 0);
+        fclose(t);
+    }
     return unit_report("test_json");
 }
