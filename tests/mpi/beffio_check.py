@@ -9,11 +9,11 @@ call size from the pattern table with L_max = 8192 x max(256, min(MB, 131072)), 
 types 3 and 4 from 2.1's segment rule, with the filler = Lseg - L3), the scheduled times
 Tn / Usum x U (Usum 150, or 192 with -rewrite), bytes = n x L x r and bandwidth = bytes / t,
 the type totals (open + patterns + close), the access values ((2 type 0 + types 1-4) / 6, the
-rewrite alone without -rewrite), the partition value 0.25 write + 0.25 rewrite + 0.5 read and release
-2.1's sqrt(WR x RD), the maximum over the partitions and the validity (Tn >= 900 s, no errors,
-no -noshared/-adapt). The text must agree with the JSON as printed: every pattern, type, access
-and partition line on stdout and in PREFIX.prot, the .sum tables, the .plot data and the .gps
-script; and the scratch directory must hold no b_eff_io_data_* file afterwards (with -keep
+rewrite alone without -rewrite), the partition value 0.25 write + 0.25 rewrite + 0.5 read and
+release 2.1's sqrt(WR x RD), the maximum over the partitions and the validity (Tn >= 900 s, no
+errors, no -noshared/-adapt). The text must agree with the JSON as printed: every pattern, type,
+access and partition line on stdout and in PREFIX.prot, the .sum tables, the .plot data and the
+.gps script; and the scratch directory must hold no b_eff_io_data_* file afterwards (with -keep
 exactly the run's files), no temporary protocol file may be left next to the prefix.
 
 The checker runs the program in a new temporary directory and adds "--json r.jsonl",
