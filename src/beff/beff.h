@@ -1,15 +1,16 @@
-/* b_eff, the effective communication bandwidth benchmark (SPEC §5, seed 000 §2-3, seed 002,
- * beff.md Part A): the types shared by its modules.
+/* b_eff, the effective communication bandwidth benchmark (defined in the b_eff paper §2-3 and on
+ * the b_eff web page; details as in the b_eff 3.6 source, b_eff.c): the types shared by its
+ * modules.
  *
- *   beff_sizes.c     the 21 message lengths and L_max (A1)
- *   beff_patterns.c  ring partitions, random and worst rings, bisections, Cartesian (A2, A3)
- *   beff_methods.c   one iteration of a pattern with each of the three methods (A4) - no clock
- *   beff_driver.c    the measurement loop, barriers, clock, loop-length rules (A5.1-A5.4)
- *   beff_analysis.c  the aggregation to b_eff and the derived figures (A5.6)
- *   beff_report.c    stdout summary and the .prot/.short/.sum protocol sections (A7)
- *   beff_plot.c      the .plot data and the .gps gnuplot script (A7)
+ *   beff_sizes.c     the 21 message lengths and L_max
+ *   beff_patterns.c  ring partitions, random and worst rings, bisections, Cartesian
+ *   beff_methods.c   one iteration of a pattern with each of the three methods - no clock
+ *   beff_driver.c    the measurement loop, barriers, clock, loop-length rules
+ *   beff_analysis.c  the aggregation to b_eff and the derived figures
+ *   beff_report.c    stdout summary and the .prot/.short/.sum protocol sections
+ *   beff_plot.c      the .plot data and the .gps gnuplot script
  *   beff_json.c      the JSON records
- *   beff_options.c   the command line (A8 + SPEC §5 options)
+ *   beff_options.c   the command line (the original's flags and mpibench's own)
  *   beff_suite.c     the suite row: build, run, report */
 #ifndef MB_BEFF_H
 #define MB_BEFF_H
@@ -23,19 +24,20 @@
 
 /* ---- sizes (beff_sizes.c) ------------------------------------------------------------ */
 
-/* L_max in bytes for memory_mb MiB per process: min(M, 16384) MiB / 128 (A1, SPEC §5). */
+/* L_max in bytes for memory_mb MiB per process: min(M, 16384) MiB / 128 (b_eff paper §3,
+ * with b_eff 3.6's cap). */
 long long mb_beff_lmax(long memory_mb);
-/* The 21 lengths: 1, 2, ... 4096, then 8 geometric steps up to L_max (A1); returns the
+/* The 21 lengths: 1, 2, ... 4096, then 8 geometric steps up to L_max (b_eff paper §3); returns the
  * factor a of the geometric steps. */
 double mb_beff_sizes(long memory_mb, long long sizes[MB_BEFF_SIZES]);
-/* Bytes of one send (or receive) buffer: MAXSR * (L_max + 16) (A1). */
+/* Bytes of one send (or receive) buffer: MAXSR * (L_max + 16), as in b_eff 3.6. */
 size_t mb_beff_buffer_bytes(long memory_mb);
 
 /* ---- patterns (beff_patterns.c) ------------------------------------------------------ */
 
 enum mb_beff_role { MB_BEFF_ROLE_RING, MB_BEFF_ROLE_RANDOM, MB_BEFF_ROLE_INFO };
 
-/* One ring pattern's partition of n processes (A3.1). */
+/* One ring pattern's partition of n processes (b_eff 3.6's ring partition rule). */
 struct mb_beff_ring {
     int rings;         /* R */
     int count1, size1; /* the first rings, in rank order */
@@ -46,13 +48,14 @@ int mb_beff_ring_standard(int n, int i); /* i = 0..5: 2, 4, 8, max(16,n/4), max(
 void mb_beff_ring_layout(int n, int standard, struct mb_beff_ring *r);
 void mb_beff_ring_neighbours(const struct mb_beff_ring *r, int rank, int *next, int *prev);
 
-/* Random rings (A3.2): rank 0's drand48 stream seeded like srand48(seed); pos[j] = the rank
- * at position j of the ring. The state is explicit so that every rank draws the same rings. */
+/* Random rings (drawn as b_eff 3.6 draws them): rank 0's drand48 stream seeded like srand48(seed);
+ * pos[j] = the rank at position j of the ring. The state is explicit so that every rank draws the
+ * same rings. */
 void mb_beff_seed_state(long long seed, unsigned short state[3]);
 void mb_beff_random_order(int n, unsigned short state[3], int *pos);
 void mb_beff_worst_order(int n, int *pos); /* 0, n-1, 1, n-2, ... */
 
-/* Cartesian patterns (A3.4): the process count C <= n used for ndims dimensions and the
+/* Cartesian patterns (as in b_eff 3.6): the process count C <= n used for ndims dimensions and the
  * dims (MPI_Dims_create, so MPI must be initialised). */
 int mb_beff_cart_choose(int n, int ndims, int dims[3]);
 
@@ -60,7 +63,7 @@ struct mb_beff_step {
     int dest, src; /* ranks in the pattern's communicator, or MPI_PROC_NULL */
 };
 
-/* One pattern as this process sees it (A2). */
+/* One pattern as this process sees it. */
 struct mb_beff_pattern {
     char label[32]; /* as long as a ring's label */
     enum mb_beff_role role;
@@ -68,10 +71,10 @@ struct mb_beff_pattern {
     int participation; /* 1 takes part; -1 member only (joins Alltoallv with zero counts); 0 not */
     int nsteps;
     struct mb_beff_step step[MB_BEFF_MAXSR];
-    int sendrecv_only; /* the ping-pong pair is measured with Sendrecv only (A3.3) */
+    int sendrecv_only; /* the ping-pong pair is measured with Sendrecv only (b_eff 3.6) */
     int sends;         /* messages this process sends per iteration */
     /* The same on every process (reduced when the set is built): */
-    long long messages; /* messages per iteration of the whole pattern (SPEC §5) */
+    long long messages; /* messages per iteration of the whole pattern (b_eff paper §3) */
     int participants;   /* processes that take part */
     int steps0;         /* rank 0's step count, for the PATTERN section */
 };
@@ -86,17 +89,18 @@ struct mb_beff_patterns {
     MPI_Comm owned[4]; /* the Cartesian communicators */
 };
 
-/* Collective over world: builds every pattern (A2 order) with nrandom random rings drawn
- * from seed, then applies pong removal (A3.5). */
+/* Collective over world: builds every pattern (in b_eff 3.6's order) with nrandom random rings
+ * drawn from seed, then applies b_eff 3.6's pong removal. */
 void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nrandom,
                             long long seed);
 void mb_beff_patterns_free(struct mb_beff_patterns *set);
-/* Whether method m is measured for pattern p at all (A3.3: ping-pong with Sendrecv only). */
+/* Whether method m is measured for pattern p at all (b_eff 3.6: the ping-pong pair with Sendrecv
+ * only). */
 static inline int mb_beff_measurable(const struct mb_beff_pattern *p, int m)
 {
     return p->messages > 0 && (!p->sendrecv_only || m == 0);
 }
-/* A3.5 on one process's steps (exposed for the unit tests). */
+/* Pong removal on one process's steps (exposed for the unit tests). */
 void mb_beff_pong_removal(struct mb_beff_pattern *p);
 
 /* ---- methods (beff_methods.c) -------------------------------------------------------- */
@@ -105,11 +109,11 @@ enum { MB_BEFF_SNDRCV = 0, MB_BEFF_ALLTOALLV = 1, MB_BEFF_NONBLK = 2 };
 extern const char *const mb_beff_method_label[MB_BEFF_METHODS]; /* "Sndrcv", "Alltoal", ... */
 extern const char *const mb_beff_method_call[MB_BEFF_METHODS];  /* "MPI_Sendrecv", ... */
 
-/* Per-process transfer state: the cyclic buffers (A1) and the Alltoallv arrays. */
+/* Per-process transfer state: the cyclic buffers and the Alltoallv arrays. */
 struct mb_beff_xfer {
     unsigned char *sbuf, *rbuf;
     size_t buflen;
-    size_t base; /* running offset, wraps at the end of the buffers (A1) */
+    size_t base; /* running offset, wraps at the end of the buffers (as b_eff 3.6) */
     int *scount, *sdispl, *rcount, *rdispl; /* indexed by rank in the pattern's comm */
     int full_check;                         /* --check: every byte, not only the first and last */
     int selftest; /* --check-selftest: rank 0 corrupts one byte of what it sends */
@@ -128,7 +132,7 @@ void mb_beff_xfer_free(struct mb_beff_xfer *x);
 /* Alltoallv counts for the pattern (before the loop) and their reset (after it). */
 void mb_beff_a2a_prepare(struct mb_beff_xfer *x, const struct mb_beff_pattern *p, int len);
 void mb_beff_a2a_reset(struct mb_beff_xfer *x, const struct mb_beff_pattern *p);
-/* One iteration of method m on pattern p with messages of len bytes (A4). Checks the first
+/* One iteration of method m on pattern p with messages of len bytes. Checks the first
  * and last byte of every received message (every byte with full_check); a wrong byte aborts
  * the job with a message naming pattern, size and ranks. */
 void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_beff_xfer *x, int len,
@@ -143,7 +147,7 @@ struct mb_beff_data {
     double factor; /* growth factor of the sizes 13..20 */
     long memory_mb;
     /* per (rep, pattern, size, method), index mb_beff_at(): */
-    double *b;    /* bandwidth of the pattern in bytes/s (SPEC §5); 0 = not measured */
+    double *b;    /* bandwidth of the pattern in bytes/s (b_eff paper §3); 0 = not measured */
     double *tmax; /* loop time, max over the processes */
     double *pmin, *pavg, *pmax; /* per-process bandwidth of the participants, bytes/s */
     int *loops;                 /* loop length used */
@@ -176,7 +180,7 @@ static inline size_t mb_beff_lat(const struct mb_beff_data *d, int k, int rep, i
 struct mb_ctx;
 void mb_beff_data_init(struct mb_beff_data *d, const struct mb_config *cfg, int npat);
 void mb_beff_data_free(struct mb_beff_data *d);
-/* Collective: runs the whole measurement (A5.1). Rank 0 streams one JSON record per
+/* Collective: runs the whole measurement. Rank 0 streams one JSON record per
  * measurement and one progress line per size. */
 void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                      const struct mb_beff_patterns *set, struct mb_beff_xfer *x,
@@ -188,21 +192,22 @@ int mb_beff_loop_paper_first(double t_per_iteration, long max_loop);
 int mb_beff_loop_paper_next(int n, double t_mean, double q, long max_loop);
 /* The --profile names, indexed by enum mb_beff_profile (beff_options.c). */
 extern const char *const mb_beff_profile_name[3];
-/* --profile 3.6 / 3.6-test: the time per size and method, and the limit of the A5.4 rule. */
+/* --profile 3.6 / 3.6-test: the time per size and method, and the limit of the 60 s rule. */
 struct mb_beff36_rules {
     double timeperloop, max_last_two;
 };
 struct mb_beff36_rules mb_beff36_rules_of(int profile);
 int mb_beff36_loop_first(double t_cal_total, double timeperloop, int *maxloops);
 int mb_beff36_loop_next(int n, double t_total, double q, int maxloops, double timeperloop);
-/* The 60 s projection of A5.4: 1 if the two largest sizes must be shortened. */
+/* b_eff 3.6's 60 s projection: 1 if the two largest sizes must be shortened. */
 int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, double limit);
 
 /* ---- analysis (beff_analysis.c) ------------------------------------------------------ */
 
 enum { MB_BEFF_AVG = MB_BEFF_SIZES }; /* index of "average over sizes" in per-size arrays */
 
-/* Geometric means over the ring and the random patterns of one value per pattern (A5.6). */
+/* Geometric means (b_eff paper §3) over the ring and the random patterns of one value per
+ * pattern. */
 struct mb_beff_geo {
     double ring, random, final; /* final = sqrt(ring * random) */
     double ring_min, ring_max, random_min, random_max;
@@ -217,7 +222,7 @@ struct mb_beff_analysis {
     struct mb_beff_geo geo_m[MB_BEFF_METHODS][MB_BEFF_SIZES + 1]; /* per method */
     struct mb_beff_geo *geo_r;                                    /* [r][k] */
     struct mb_beff_geo geo_best_m, geo_best_r; /* of max_m avg_L (2nd path), max_r (3rd) */
-    /* The figures of seed 000 Table 1 (bytes/s, seconds, bytes). */
+    /* The figures of the b_eff paper's Table 1 (bytes/s, seconds, bytes). */
     double beff, beff_lmax, ring_lmax;
     double latency, latency_ring;    /* N / final(0), N / ring(0): seconds */
     double pp_latency, pp_bandwidth; /* ping-pong pair; 0 if not measured */

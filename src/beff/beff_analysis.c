@@ -1,7 +1,8 @@
-/* The aggregation of b_eff (beff.md A5.6, seed 000 §3, SPEC §5):
+/* The aggregation of b_eff (b_eff paper §3):
  *   b_eff = logavg( logavg_rings(avg_L(max_mthd(max_rep b))), logavg_random(same) )
- * plus the informational paths (per method, per repetition) and the figures of seed 000
- * Table 1. Pure computation on the measured data; rank 0 only. */
+ * plus the informational paths (per method, per repetition, as the b_eff 3.6 source prints them)
+ * and the figures of the b_eff paper's Table 1. Pure computation on the measured data; rank 0
+ * only. */
 #include "beff/beff.h"
 
 #include "core/error.h"
@@ -12,7 +13,8 @@
 
 double mb_beff_logavg(const double *v, int n, int *errors)
 {
-    /* Seed 000 §3 "Averaging method": the geometric mean lets the weakest pattern count. */
+    /* b_eff paper §3 and the b_eff web page on the averaging method: the geometric mean lets the
+     * weakest pattern count. */
     double s = 0;
 
     if (n <= 0)
@@ -124,7 +126,7 @@ void mb_beff_analyse(const struct mb_beff_data *d, const struct mb_beff_patterns
     a->beff = a->geo[MB_BEFF_AVG].final;
     a->beff_lmax = a->geo[MB_BEFF_SIZES - 1].final;
     a->ring_lmax = a->geo[MB_BEFF_SIZES - 1].ring;
-    /* A5.6: latency = 1 / (bandwidth per process at L = 1 byte). */
+    /* As b_eff 3.6: latency = 1 / (bandwidth per process at L = 1 byte). */
     a->latency = a->geo[0].final > 0 ? nprocs / a->geo[0].final : 0;
     a->latency_ring = a->geo[0].ring > 0 ? nprocs / a->geo[0].ring : 0;
     /* Ping-pong pair, Sendrecv: b = 2 L n / t, so the half round trip t/(2n) is L / b. */

@@ -4,7 +4,8 @@
 
 #include "core/config.h"
 
-/* b_eff settings (SPEC §5, beff.md A8). Zero means "the standard value" until validation. */
+/* b_eff settings (b_eff 3.6's flags and mpibench's own). Zero means "the standard value" until
+ * validation. */
 enum mb_beff_profile { MB_BEFF_PAPER = 0, MB_BEFF_V36 = 1, MB_BEFF_V36_TEST = 2 };
 struct mb_beff_config {
     char *prefix;        /* -f: protocol file prefix (resolved: never NULL after validation) */

@@ -1,7 +1,7 @@
-/* The b_eff measurement (beff.md A5.1-A5.4, seed 000 §3 "Additional rules"): the loop nest,
- * the barrier before every measurement, the clock, the loop-length rules, and the reduction
- * of every measurement to rank 0 as soon as it is taken. This is the only b_eff file that
- * reads the clock (ARCHITECTURE property 2). */
+/* The b_eff measurement (b_eff paper §3 "Additional rules"; the b_eff 3.6 source's loop nest and
+ * loop-length control): the loop nest, the barrier before every measurement, the clock, the
+ * loop-length rules, and the reduction of every measurement to rank 0 as soon as it is taken. This
+ * is the only b_eff file that reads the clock (docs/architecture.md, property 2). */
 #include "beff/beff.h"
 #include "beff/beff_report.h"
 
@@ -25,7 +25,7 @@ static int clamp_loops(double n, long max_loop)
 
 int mb_beff_loop_paper_first(double t_per_iteration, long max_loop)
 {
-    /* Seed 000 §3: 300 iterations for the shortest message, fewer if a loop would take
+    /* b_eff paper §3: 300 iterations for the shortest message, fewer if a loop would take
      * longer than the 2.5-5 ms window. */
     if (!(t_per_iteration > 0))
         return (int)max_loop;
@@ -55,7 +55,8 @@ struct mb_beff36_rules mb_beff36_rules_of(int profile)
 
 int mb_beff36_loop_first(double t_cal_total, double timeperloop, int *maxloops)
 {
-    /* A5.3: maxloops = 10 * 0.5 s / T_cal (at least 10); the first loop is half of it. */
+    /* b_eff 3.6's loop-length control: maxloops = 10 * 0.5 s / T_cal (at least 10); the first
+     * loop is half of it. */
     double m = t_cal_total > 0 ? MB_BEFF_CAL_LOOPS * timeperloop / t_cal_total : 1e9;
 
     *maxloops = m < MB_BEFF_CAL_LOOPS ? MB_BEFF_CAL_LOOPS : (m > 1e9 ? 1000000000 : (int)m);
@@ -64,7 +65,8 @@ int mb_beff36_loop_first(double t_cal_total, double timeperloop, int *maxloops)
 
 int mb_beff36_loop_next(int n, double t_total, double q, int maxloops, double timeperloop)
 {
-    /* A5.3: divide by the size growth, scale up towards 0.5 s per size, cap at maxloops. */
+    /* b_eff 3.6's loop-length control: divide by the size growth, scale up towards 0.5 s per
+     * size, cap at maxloops. */
     double v;
 
     if (!(t_total > 0))
@@ -75,7 +77,7 @@ int mb_beff36_loop_next(int n, double t_total, double q, int maxloops, double ti
 
 int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, double limit)
 {
-    /* A5.4: projected time of the two largest sizes over all patterns, methods and
+    /* b_eff 3.6's 60 s rule: projected time of the two largest sizes over all patterns, methods and
      * repetitions, with a factor 4 for slower patterns. */
     double e;
 
@@ -164,7 +166,7 @@ struct meas {
     double tick;
 };
 
-/* Collective over world: one timed loop of pattern p with method m (A5.1). Rank 0 gets
+/* Collective over world: one timed loop of pattern p with method m. Rank 0 gets
  * r[R_*]; the others' r is undefined. */
 /* Every rank takes part in every step of b_eff, the broadcasts between measurements too: the
  * watchdog stays armed from the first barrier to the last reduction (core/watchdog.h). */
@@ -189,7 +191,7 @@ static void measure(const struct meas *ms, int pi, int m, int k, int len, int lo
         double t0, t1;
         if (m == MB_BEFF_ALLTOALLV)
             mb_beff_a2a_prepare(ms->x, p, len);
-        /* A5.1: one untimed warm-up iteration for the 18 smallest sizes. */
+        /* As b_eff 3.6: one untimed warm-up iteration for the 18 smallest sizes. */
         if (k < MB_BEFF_WARMUP_SIZES)
             mb_beff_iteration(m, p, ms->x, len, k, &w);
         t0 = mb_now();
@@ -208,7 +210,7 @@ static void measure(const struct meas *ms, int pi, int m, int k, int len, int lo
     mb_watchdog_arm(ms->ctx->wd, BETWEEN);
 }
 
-/* Rank 0: store one measurement (SPEC §5: b = L * messages * looplength / max time). */
+/* Rank 0: store one measurement (b_eff paper §3: b = L * messages * looplength / max time). */
 static void record(struct mb_beff_data *d, const struct mb_beff_pattern *p, int rep, int pi, int k,
                    int m, int loops, const double r[R_N])
 {
@@ -241,8 +243,9 @@ static void copy_entry(struct mb_beff_data *d, size_t to, size_t from)
 
 /* ---- loop-length decisions (rank 0) ---------------------------------------------------- */
 
-/* Calibration (A5.3, also used by the paper rule): every measurable pattern once with 10
- * iterations of 1-byte messages; returns per method the summed loop time and the count. */
+/* Calibration (b_eff 3.6's loop-length control, also used by the paper rule): every measurable
+ * pattern once with 10 iterations of 1-byte messages; returns per method the summed loop time and
+ * the count. */
 static void calibrate(const struct meas *ms, int rep, double tsum[MB_BEFF_METHODS],
                       int cnt[MB_BEFF_METHODS])
 {
@@ -316,7 +319,7 @@ static void choose_best(struct mb_beff_data *d, int rep)
     }
 }
 
-/* ---- the loop nest (A5.1) --------------------------------------------------------------- */
+/* ---- the loop nest (as in b_eff 3.6) ---------------------------------------------------- */
 
 void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                      const struct mb_beff_patterns *set, struct mb_beff_xfer *x,
@@ -347,7 +350,8 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                 msg[MB_BEFF_METHODS] = decide(cfg, d, rep, k, cal, calc, maxloops, msg);
             MB_MPI(MPI_Bcast(msg, MB_BEFF_METHODS + 1, MPI_INT, 0, ctx->world));
             if (msg[MB_BEFF_METHODS]) {
-                /* A5.4: only the best method, one iteration, two repetitions of L_max. */
+                /* b_eff 3.6's 60 s rule: only the best method, one iteration, two repetitions of
+                 * L_max. */
                 shortened = 1;
                 d->shortened = 1;
                 if (ctx->rank == 0)
@@ -380,7 +384,7 @@ void mb_beff_measure(const struct mb_ctx *ctx, const struct mb_config *cfg,
                         mb_beff_json_measurement(ctx, d, set, rep, pi, k, m);
                     }
                 }
-                /* A5.4: the best method's value stands for all methods; a repetition of
+                /* The 60 s rule: the best method's value stands for all methods; a repetition of
                  * L_max that is not measured repeats repetition 0. */
                 if (ctx->rank == 0 && last_two)
                     for (int m = 0; m < MB_BEFF_METHODS; m++) {

@@ -1,4 +1,4 @@
-/* b_eff JSON records (SPEC §8; schema docs/results.schema.json): one per pattern, one per
+/* b_eff JSON records (schema docs/results.schema.json): one per pattern, one per
  * measurement (written and flushed as soon as it is taken), and one with the result. */
 #include "beff/beff_report.h"
 

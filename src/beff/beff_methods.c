@@ -1,5 +1,6 @@
-/* The three transfer methods of b_eff (beff.md A4): what one iteration of a pattern does.
- * No clock here (ARCHITECTURE property 2): the driver times loops of these calls. */
+/* The three transfer methods of b_eff (b_eff paper §3 "On communication methods"; details as in the
+ * b_eff 3.6 source): what one iteration of a pattern does. No clock here (docs/architecture.md,
+ * property 2): the driver times loops of these calls. */
 #include "beff/beff.h"
 
 #include "core/buffers.h"
@@ -61,7 +62,7 @@ void mb_beff_a2a_reset(struct mb_beff_xfer *x, const struct mb_beff_pattern *p)
     }
 }
 
-/* A4 "Data check values": first byte j*k+1, last byte 2*v1-1, both as a char. */
+/* b_eff 3.6's data check values: first byte j*k+1, last byte 2*v1-1, both as a char. */
 static unsigned char first_value(int j, int k)
 {
     return (unsigned char)(j * k + 1);
@@ -115,8 +116,9 @@ static void check(const struct mb_beff_xfer *x, const unsigned char *r, int len,
                x->world_rank, src, bad, r[bad], want);
 }
 
-/* A1 cyclic buffers, with quirk Q2 fixed: the slices of one iteration never wrap in the
- * middle, so they are always disjoint (6 slices of L rounded to 8 fit in 6*(L_max+16)). */
+/* b_eff 3.6's cyclic buffers, with its quirk Q2 (docs/decisions.md, b_eff) fixed: the slices of one
+ * iteration never wrap in the middle, so they are always disjoint (6 slices of L rounded to 8 fit
+ * in 6*(L_max+16)). */
 static size_t iteration_base(struct mb_beff_xfer *x, int nsteps, size_t l8)
 {
     if (x->base + (size_t)nsteps * l8 > x->buflen)
@@ -144,7 +146,7 @@ void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_be
             fill(x, s, len, j, k);
         switch (method) {
         case MB_BEFF_SNDRCV:
-            /* Steps are serialised: a true ping, then a pong (A4 method 0). */
+            /* Steps are serialised: a true ping, then a pong (b_eff 3.6's method 0). */
             if (src == MPI_PROC_NULL && dest != MPI_PROC_NULL)
                 MB_MPI(MPI_Send(s, len, MPI_BYTE, dest, j, p->comm));
             else if (dest == MPI_PROC_NULL && src != MPI_PROC_NULL)
@@ -171,7 +173,7 @@ void mb_beff_iteration(int method, const struct mb_beff_pattern *p, struct mb_be
     }
     if (method == MB_BEFF_SNDRCV)
         return;
-    /* Methods 1 and 2: ping and pong travel concurrently; check after the call (A4). */
+    /* Methods 1 and 2: ping and pong travel concurrently; check after the call. */
     if (method == MB_BEFF_ALLTOALLV)
         MB_MPI(MPI_Alltoallv(x->sbuf, x->scount, x->sdispl, MPI_BYTE, x->rbuf, x->rcount, x->rdispl,
                              MPI_BYTE, p->comm));

@@ -1,4 +1,4 @@
-/* b_eff's command line (beff.md A8, SPEC §5). */
+/* b_eff's command line (b_eff 3.6's flags and mpibench's own). */
 #ifndef MB_BEFF_OPTIONS_H
 #define MB_BEFF_OPTIONS_H
 

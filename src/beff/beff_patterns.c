@@ -1,6 +1,7 @@
-/* The communication patterns of b_eff (beff.md A2, A3; seed 000 §3 "On communication
- * patterns"; seed 002 "Details"). The pure parts (ring partitions, random orders, Cartesian
- * dims) are separate functions so that the unit tests can check the worked examples. */
+/* The communication patterns of b_eff (b_eff paper §3 "On communication patterns"; the b_eff
+ * web page; their construction as in the b_eff 3.6 source). The pure parts (ring partitions, random
+ * orders, Cartesian dims) are separate functions so that the unit tests can check the worked
+ * examples. */
 #include "beff/beff.h"
 
 #include "core/error.h"
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- rings (A3.1) -------------------------------------------------------------------- */
+/* ---- rings (b_eff 3.6's ring partition rule) ----------------------------------------- */
 
 int mb_beff_ring_standard(int n, int i)
 {
@@ -19,8 +20,8 @@ int mb_beff_ring_standard(int n, int i)
 
 void mb_beff_ring_layout(int n, int standard, struct mb_beff_ring *r)
 {
-    /* A3.1 step 1: the ratio is rounded up only from a fractional part of 0.6 on, and a
-     * ring never has fewer than 2 members (except with one process in all). */
+    /* b_eff 3.6's partition rule: the ratio is rounded up only from a fractional part of 0.6 on,
+     * and a ring never has fewer than 2 members (except with one process in all). */
     int rings = (int)((double)n / standard + 0.4), lo, hi, c_hi, c_lo;
     const char *suffix;
 
@@ -59,7 +60,7 @@ void mb_beff_ring_neighbours(const struct mb_beff_ring *r, int rank, int *next, 
     *prev = base + (rank - base - 1 + sz) % sz;
 }
 
-/* ---- random and worst rings (A3.2) --------------------------------------------------- */
+/* ---- random and worst rings (as in b_eff 3.6) ---------------------------------------- */
 
 /* The 48-bit linear congruential generator of drand48 (POSIX), with explicit state so that
  * no global generator is touched and every rank can draw the same sequence. */
@@ -84,7 +85,7 @@ void mb_beff_seed_state(long long seed, unsigned short state[3])
 
 void mb_beff_random_order(int n, unsigned short state[3], int *pos)
 {
-    /* A3.2: each rank in turn draws a position and probes linearly to the next free one. */
+    /* As b_eff 3.6: each rank in turn draws a position and probes linearly to the next free one. */
     for (int j = 0; j < n; j++)
         pos[j] = -1;
     for (int i = 0; i < n; i++) {
@@ -103,13 +104,13 @@ void mb_beff_worst_order(int n, int *pos)
         pos[j] = (j % 2 == 0) ? j / 2 : n - 1 - j / 2;
 }
 
-/* ---- Cartesian (A3.4) ---------------------------------------------------------------- */
+/* ---- Cartesian (b_eff web page; b_eff 3.6) ------------------------------------------- */
 
 int mb_beff_cart_choose(int n, int ndims, int dims[3])
 {
     int c = n;
 
-    /* Seed 002: shrink the process count until every dimension is longer than 1 (for more
+    /* b_eff web page: shrink the process count until every dimension is longer than 1 (for more
      * than 8 processes) or to an even count (for more than 4). */
     for (;;) {
         dims[0] = dims[1] = dims[2] = 0;
@@ -147,7 +148,7 @@ static void add_step(struct mb_beff_pattern *p, int dest, int src)
     p->nsteps++;
 }
 
-/* A ring step pair: ping forward, pong backward (A2). */
+/* A ring step pair: ping forward, pong backward. */
 static void ring_steps(struct mb_beff_pattern *p, int next, int prev)
 {
     add_step(p, next, prev);
@@ -164,8 +165,8 @@ static void order_ring(struct mb_beff_pattern *p, const int *pos, int n, int ran
         }
 }
 
-/* A bi-section pair member (A3.3): the "sender" side sends in the ping step and receives in
- * the pong step; the other side the reverse. */
+/* A bi-section pair member (as in b_eff 3.6): the "sender" side sends in the ping step and receives
+ * in the pong step; the other side the reverse. */
 static void pair_steps(struct mb_beff_pattern *p, int partner, int sender)
 {
     if (sender) {
@@ -191,8 +192,8 @@ static void bisection(struct mb_beff_pattern *p, int n, int rank, int worst)
         pair_steps(p, rank ^ 1, rank % 2 == 0);
 }
 
-/* The Cartesian patterns of one period (A3.4): per-direction patterns only when cyclic, then
- * the pattern with all directions; communicators are created over world without reordering,
+/* The Cartesian patterns of one period (as in b_eff 3.6): per-direction patterns only when cyclic,
+ * then the pattern with all directions; communicators are created over world without reordering,
  * so the first C world ranks take part. */
 static void cartesian(struct mb_beff_patterns *set, int cap, MPI_Comm world, int n, int period)
 {
@@ -234,8 +235,8 @@ static void cartesian(struct mb_beff_patterns *set, int cap, MPI_Comm world, int
 
 void mb_beff_pong_removal(struct mb_beff_pattern *p)
 {
-    /* A3.5: one Alltoallv carries one message per pair, so a pong that goes to the same
-     * partner as its ping (rings of 2, cyclic directions of length 2) is dropped. */
+    /* b_eff 3.6's pong removal: one Alltoallv carries one message per pair, so a pong that goes to
+     * the same partner as its ping (rings of 2, cyclic directions of length 2) is dropped. */
     for (int i = p->nsteps / 2 - 1; i >= 0; i--) {
         struct mb_beff_step *ping = &p->step[2 * i], *pong = &p->step[2 * i + 1];
         if (ping->dest == MPI_PROC_NULL || ping->dest != pong->dest)

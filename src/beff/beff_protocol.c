@@ -1,6 +1,6 @@
-/* The sections of the .prot and .short protocol files (beff.md A7): LOOP, LOOPLNGS, VALUES,
+/* The sections of the .prot and .short protocol files (as in b_eff 3.6): LOOP, LOOPLNGS, VALUES,
  * ELAPSED, PATTERN and the five analysis paths. Bandwidths are printed in MByte/s = 1e6
- * Byte/s; per-process values are divided by the number of processes (A5.6 "Unit rules"). */
+ * Byte/s; per-process values are divided by the number of processes (b_eff 3.6's unit rules). */
 #include "beff/beff_report.h"
 
 #include <math.h>
@@ -8,7 +8,7 @@
 
 #define W (MB_BEFF_SIZES + 1)
 
-/* The sizes shown in the per-size tables: every 4th (A7 BY-MTHD-MSGLNG). */
+/* The sizes shown in the per-size tables: every 4th (as b_eff 3.6's BY-MTHD-MSGLNG). */
 static const int shown[] = {0, 4, 8, 12, 16, 20};
 enum { NSHOWN = sizeof shown / sizeof shown[0] };
 
@@ -294,7 +294,8 @@ static void by_columns(const struct mb_beff_report *r, const struct mb_out *o, i
     marker(o, by_rep ? "BY-REPETITIONS" : "BY-METHODS", 0);
 }
 
-/* Latency of one step (A5.6 table, last row): 1e6 * messages / (steps0 * b(L = 1 byte)). */
+/* Latency of one step (b_eff 3.6's "latency of one sendrecv"):
+ * 1e6 * messages / (steps0 * b(L = 1 byte)). */
 static double step_latency(const struct mb_beff_pattern *q, double b0)
 {
     return (b0 > 0 && q->steps0 > 0) ? 1e6 * (double)q->messages / (q->steps0 * b0) : 0;

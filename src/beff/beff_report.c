@@ -1,6 +1,6 @@
-/* b_eff text output shared by stdout and the protocol files (beff.md A7): the protocol files
+/* b_eff text output shared by stdout and the protocol files (as in b_eff 3.6): the protocol files
  * themselves, the progress lines, the HEAD section, the b_eff summary with the columns of
- * seed 000 Table 1, and the final line. */
+ * the b_eff paper's Table 1, and the final line. */
 #include "beff/beff_report.h"
 
 #include "core/error.h"
@@ -104,7 +104,7 @@ void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int pr
     mb_printf(o, "\nSECTION-HEAD-END\n");
 }
 
-/* ---- BEFF: the summary with the columns of seed 000 Table 1 ---------------------------- */
+/* ---- BEFF: the summary with the columns of the b_eff paper's Table 1 ------------------- */
 
 /* L_max as the original prints it (MB = 2^20 bytes), in kB when it is below 1 MB. */
 static void lmax_text(long long lmax, int width, char *buf, size_t len)

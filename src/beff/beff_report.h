@@ -1,5 +1,5 @@
-/* b_eff output (beff.md A7): the stdout summary, the protocol files and the JSON records,
- * all rendered from the same data (struct mb_beff_data and its analysis). Rank 0 only. */
+/* b_eff output (the outputs of b_eff 3.6): the stdout summary, the protocol files and the JSON
+ * records, all rendered from the same data (struct mb_beff_data and its analysis). Rank 0 only. */
 #ifndef MB_BEFF_REPORT_H
 #define MB_BEFF_REPORT_H
 
@@ -20,7 +20,7 @@ struct mb_beff_report {
     double wall; /* seconds from the start of the run to the report */
 };
 
-/* The protocol files <prefix>.prot .short .sum .plot .gps (A7). */
+/* The protocol files <prefix>.prot .short .sum .plot .gps (as b_eff 3.6 writes them). */
 enum { MB_BEFF_PROT, MB_BEFF_SHORT, MB_BEFF_SUM, MB_BEFF_PLOT, MB_BEFF_GPS, MB_BEFF_NFILES };
 extern const char *const mb_beff_file_ext[MB_BEFF_NFILES];
 

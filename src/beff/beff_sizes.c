@@ -1,12 +1,13 @@
-/* The 21 message lengths of b_eff and the buffer size (beff.md A1, seed 000 §3). */
+/* The 21 message lengths of b_eff and the buffer size (b_eff paper §3; details as in b_eff 3.6). */
 #include "beff/beff.h"
 
 #include <math.h>
 
 long long mb_beff_lmax(long memory_mb)
 {
-    /* A1 (and seed 000 §3): L_max = min(128 MB, memory per processor / 128); the original's
-     * guard caps on every platform (quirk Q1), which is also what SPEC §5 asks for. */
+    /* b_eff paper §3 and b_eff 3.6: L_max = min(128 MB, memory per processor / 128). b_eff 3.6's
+     * guard, meant for 32-bit ints, caps on every platform (its quirk Q1: the size test counts
+     * bytes); mpibench keeps the cap. */
     long m = memory_mb < MB_BEFF_MEM_CAP_MB ? memory_mb : MB_BEFF_MEM_CAP_MB;
     return (long long)m * (1024 * 1024 / 128);
 }
@@ -19,7 +20,7 @@ double mb_beff_sizes(long memory_mb, long long sizes[MB_BEFF_SIZES])
     sizes[0] = 1;
     for (int k = 1; k <= MB_BEFF_POW2; k++)
         sizes[k] = 2 * sizes[k - 1];
-    /* A1: a running double multiplied by f eight times, each value rounded half up. */
+    /* As b_eff 3.6: a running double multiplied by f eight times, each value rounded half up. */
     f = pow((double)lmax / value, 1.0 / (MB_BEFF_SIZES - 1 - MB_BEFF_POW2));
     for (int k = MB_BEFF_POW2 + 1; k < MB_BEFF_SIZES; k++) {
         value *= f;

@@ -1,4 +1,4 @@
-/* The b_eff suite (SPEC §5): buffers, patterns, measurement, analysis, output. */
+/* The b_eff suite: buffers, patterns, measurement, analysis, output. */
 #include "beff/beff.h"
 #include "beff/beff_options.h"
 #include "beff/beff_report.h"
@@ -20,7 +20,7 @@ struct beff_state {
 };
 
 /* Rank 0 creates the protocol files (temporary names until the end, core/protofiles.h) and
- * every rank its buffers; a failure of either is a usage error (SPEC §0: a clear message,
+ * every rank its buffers; a failure of either is a usage error (a clear message,
  * status 2, nothing left behind). */
 static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_protofiles *fs,
                  struct mb_beff_xfer *x)

@@ -7,8 +7,8 @@
 
 #include <mpi.h>
 
-/* One line of the -i info file (beff.md B1.1): which opens or patterns a hint applies to.
- * Zero / negative values mean "all". */
+/* One line of the -i info file (as b_eff_io 2.1 reads it): which opens or patterns a hint applies
+ * to. Zero / negative values mean "all". */
 enum mb_bio_hint_chunk {
     MB_BIO_HINT_ON_OPEN = -1, /* MPI_File_open's info of the selected types */
     MB_BIO_HINT_ALL = -2,     /* the open and every selected pattern */
@@ -24,12 +24,13 @@ struct mb_bio_hint {
     char value[MPI_MAX_INFO_VAL + 1];
 };
 
-/* b_eff_io settings (SPEC §6, beff.md B1). Zero means "the standard value" until validation. */
+/* b_eff_io settings (b_eff_io 2.1's flags and mpibench's own). Zero means "the standard value"
+ * until validation. */
 struct mb_bio_config {
     long memory_mb; /* -MB: memory per process, MiB (default: node memory / processes) */
     long total_mb;  /* -MT: total memory, MiB (default: -MB x processes) */
     long T;         /* -T: scheduled seconds for all partitions (default 1800) */
-    int partitions[MB_BIO_MAX_PARTITIONS]; /* -N, in order (default beff.md B8) */
+    int partitions[MB_BIO_MAX_PARTITIONS]; /* -N, in order (default as b_eff_io 2.1) */
     int n_partitions;
     int partitions_given;      /* 1 if -N was on the command line */
     char *dir;                 /* -p: scratch directory (default ".") */

@@ -1,13 +1,14 @@
-/* b_eff_io's measurement (beff.md B5): release 2.0's order - every partition writes, then
- * every partition rewrites (type 0 unless -rewrite), then every partition reads (seed 000
- * §5) - and the time-driven write loop. The only b_eff_io code that reads the clock.
+/* b_eff_io's measurement (control flow as in the b_eff_io 2.1 source): release 2.0's order -
+ * every partition writes, then every partition rewrites (type 0 unless -rewrite), then every
+ * partition reads (b_eff paper §5) - and the time-driven write loop. The only b_eff_io code that
+ * reads the clock.
  *
- * Timing follows b_eff_io 2.1 (B5.5): a pattern is timed from a barrier of its partition to
+ * Timing follows b_eff_io 2.1: a pattern is timed from a barrier of its partition to
  * the barrier after its last call (and, for writes, after MPI_File_sync); a type from the
  * open (between barriers) to the close (plus barrier). The write pass of types 0-2 repeats
  * each pattern while the elapsed time times (r+1)/r stays within the pattern's share
- * Tn x U / ΣU, rank 0 deciding after a barrier and broadcasting (B5.2); every other pass and
- * type repeats the write pass's counts, so that reads find what was written (B5.3, B4). */
+ * Tn x U / ΣU, rank 0 deciding after a barrier and broadcasting; every other pass and
+ * type repeats the write pass's counts, so that reads find what was written (all as in 2.1). */
 #include "beffio/beffio_run.h"
 #include "core/clock.h"
 #include "core/error.h"
@@ -44,7 +45,7 @@ static void arm(const struct mb_bio_run *r, int a, int n, int p, long long l)
     mb_watchdog_arm(r->ctx->wd, label);
 }
 
-/* Rank 0's continue decision for the time-driven write loop (beff.md B5.2): 1 go on, 0 the
+/* Rank 0's continue decision for the time-driven write loop (as in b_eff_io 2.1): 1 go on, 0 the
  * time is up, 2 the disk budget - mpibench's addition: the files of all partitions stay until
  * the read pass, so a loop stops before its partition's files could outgrow their share of
  * the free space (types 3 and 4 later write about as much as type 2: counted three times). */
@@ -75,7 +76,7 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     char conti = 1;
 
     if (timed && r->b->adapt && p >= 1 && q->U != 0 && ps->meas_sum > ps->sched_sum)
-        tp = tp / (0.5 * (1.0 + ps->meas_sum / ps->sched_sum)); /* beff.md B5.4 */
+        tp = tp / (0.5 * (1.0 + ps->meas_sum / ps->sched_sum)); /* 2.1's -adapt */
     memset(m, 0, sizeof *m);
     barrier(comm);
     t0 = mb_now();

@@ -1,6 +1,6 @@
-/* The -i info file (beff.md B1.1): MPI-IO hints chosen per partition, access method, pattern
+/* The -i info file (as in b_eff_io 2.1): MPI-IO hints chosen per partition, access method, pattern
  * type and chunk size. Rank 0 reads and checks it during validation (every line must apply to
- * something: SPEC §0, one message naming file and line, status 2); every rank then builds the
+ * something: one message naming file and line, status 2); every rank then builds the
  * MPI_Info objects of its opens and patterns from the broadcast lines.
  *
  * A line: nprocs access type chunk key value...
@@ -39,7 +39,7 @@ static int word_index(const char *w, const char *const *words, int n)
     return -2;
 }
 
-/* Whether chunk size l (bytes) is one a number in the file may name (beff.md B1.1). */
+/* Whether chunk size l (bytes) is one a number in the file may name (as in b_eff_io 2.1). */
 static int table_chunk(long long l)
 {
     for (int p = 0; p < MB_BIO_PATTERNS; p++)

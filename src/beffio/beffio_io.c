@@ -1,5 +1,6 @@
-/* b_eff_io's kernels: the five pattern types on MPI-IO (beff.md B3.2), the stamps that make
- * every chunk checkable (B6), and the files (B9.4). No clock here: beffio_driver.c times.
+/* b_eff_io's kernels: the five pattern types on MPI-IO, the stamps that make every chunk
+ * checkable, and the files, all as in the b_eff_io 2.1 source. No clock here: beffio_driver.c
+ * times.
  *
  * The files are the user's disk. Where b_eff_io 2.1 removed "leftovers" by opening any file of
  * a scratch name with MPI_MODE_DELETE_ON_CLOSE, mpibench never touches a file it did not
@@ -67,7 +68,7 @@ void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
         mb_die("%s", err.msg);
 }
 
-/* beff.md B5.2: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
+/* As b_eff_io 2.1: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
  * unless -nounique. The file exists (created above), so no MPI_MODE_CREATE: a file removed
  * behind the run's back is an error, not a new untracked file. */
 void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, int type)
@@ -94,7 +95,7 @@ void mb_bio_file_close(struct mb_bio_file *f, int access)
     }
 }
 
-/* The view of a pattern (beff.md B3.2): type 0 a darray tile per pattern at the running
+/* The view of a pattern (as in b_eff_io 2.1): type 0 a darray tile per pattern at the running
  * displacement; types 1 and 2 contiguous from 0, types 3 and 4 from the process's segment,
  * set at the type's first pattern. A pattern's hints go with its view, or else through
  * MPI_File_set_info. */
@@ -124,8 +125,8 @@ void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bi
     mb_bio_info_free(&info);
 }
 
-/* beff.md B6: the first and last double of every chunk carry repetition, chunk, pattern and
- * pass; the other elements keep the buffer's -2i. */
+/* b_eff_io 2.1's stamps: the first and last double of every chunk carry repetition, chunk, pattern
+ * and pass; the other elements keep the buffer's -2i. */
 static double stamp_value(long long rep, long long c, int p, int a, int last)
 {
     return 1e7 * (double)rep + 1000.0 * (double)c + 10.0 * p + (a + (last ? 6 : 1));

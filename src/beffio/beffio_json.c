@@ -1,4 +1,4 @@
-/* b_eff_io JSON records (SPEC §8; schema docs/results.schema.json): one beffio_pattern per
+/* b_eff_io JSON records (schema docs/results.schema.json): one beffio_pattern per
  * pattern as it ends, one beffio_type per type as its file closes, one beffio_result. Byte
  * counts are of all processes of the partition; bandwidths in MB/s = 1e6 bytes/s. */
 #include "beffio/beffio_run.h"

@@ -1,7 +1,7 @@
-/* b_eff_io's command line: the original's flags (beff.md B1), mpibench's --force, and the
+/* b_eff_io's command line: the original's flags (b_eff_io 2.1), mpibench's --force, and the
  * checks that keep a run from failing half-way - the partitions, the buffers, the scratch
  * directory, files of the run's names, and the space the run needs at least. Only rank 0
- * runs this code (SPEC §0). */
+ * runs this code. */
 #include "beffio/beffio_options.h"
 
 #include "beffio/beffio.h"
@@ -21,7 +21,7 @@ static struct mb_bio_config *settings(struct mb_config *cfg)
     return cfg->settings;
 }
 
-/* -N n1[,n2...]: repeated options append; at most 10 values (beff.md B1). The upper bound
+/* -N n1[,n2...]: repeated options append; at most 10 values (as in b_eff_io 2.1). The upper bound
  * (the process count) is checked in validate. */
 static int parse_partitions(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
@@ -303,7 +303,7 @@ int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     if (!b->dir)
         b->dir = mb_xstrdup(".");
     if (b->memory_mb == 0) {
-        /* As b_eff (SPEC §5): the node's memory shared by the processes on the node. */
+        /* As b_eff: the node's memory shared by the processes on the node. */
         b->memory_mb = (long)(avail / (1024 * 1024));
         if (b->memory_mb < 1)
             return mb_usage(err, "cannot detect the memory per process; give it with -MB");

@@ -1,4 +1,4 @@
-/* b_eff_io's command line (beff.md B1, SPEC §6). */
+/* b_eff_io's command line (b_eff_io 2.1's flags and mpibench's own). */
 #ifndef MB_BEFFIO_OPTIONS_H
 #define MB_BEFFIO_OPTIONS_H
 
@@ -13,11 +13,11 @@ int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
 void mb_bio_usage(FILE *out);
 
 /* The -i info file (beffio_hints.c), read by rank 0 during validation: the six-field lines
- * of beff.md B1.1, checked against the partitions. */
+ * of b_eff_io 2.1, checked against the partitions. */
 int mb_bio_hints_read(struct mb_config *cfg, struct mb_error *err);
 
-/* The scratch file names of a run (beff.md B9.4): dir/b_eff_io_data_i<II>_<NNN>_<t>, type 2
- * with ".<RRR>" per process (rank < 0: without). Returns 0 or an MB_ERR_USAGE status for a
+/* The scratch file names of a run (as b_eff_io 2.1 names them): dir/b_eff_io_data_i<II>_<NNN>_<t>,
+ * type 2 with ".<RRR>" per process (rank < 0: without). Returns 0 or an MB_ERR_USAGE status for a
  * path that does not fit. */
 int mb_bio_scratch_name(char *out, size_t cap, const char *dir, int index, int nprocs, int type,
                         int rank, struct mb_error *err);

@@ -1,5 +1,5 @@
-/* b_eff_io's plots (seed 001 Fig. 2; the diagrams of b_eff_io 2.1's beffio_eps, beff.md
- * B9.5): per partition and access method, the bandwidth of each pattern type against the chunk
+/* b_eff_io's plots (b_eff_io paper Fig. 2; the diagrams of b_eff_io 2.1's beffio_eps tools): per
+ * partition and access method, the bandwidth of each pattern type against the chunk
  * size on disk, on a logarithmic bandwidth axis and the pseudo-logarithmic chunk axis 1k, +8,
  * 32k, +8, 1M, +8, L_max. PREFIX.plot holds the numbers (one gnuplot index per partition and
  * access method), PREFIX.gps draws PREFIX_<n>_<access>.svg and, where gnuplot has a PNG

@@ -1,7 +1,7 @@
-/* b_eff_io's text (beff.md B9): the protocol lines as each pattern ends (stdout and .prot),
+/* b_eff_io's text (as in b_eff_io 2.1): the protocol lines as each pattern ends (stdout and .prot),
  * the .sum summary, the final line. Line formats follow b_eff_io 2.1 so that its readers
  * (and beffio_eps) keep working; mpibench's additions are lines of their own. MB = 1e6 bytes
- * in bandwidths and amounts, kB/MB = 2^10/2^20 bytes in chunk sizes (SPEC §0). */
+ * in bandwidths and amounts, kB/MB = 2^10/2^20 bytes in chunk sizes (as in b_eff_io 2.1). */
 #include "beffio/beffio_options.h"
 #include "beffio/beffio_run.h"
 #include "core/report_text.h"

@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-/* One pattern executed in one pass by one partition (rank 0's clock; beff.md B5.5). */
+/* One pattern executed in one pass by one partition (rank 0's clock, timed as in b_eff_io 2.1). */
 struct mb_bio_meas {
     int ran;
     long long reps; /* repetitions (the same in every pass) */
@@ -50,7 +50,7 @@ struct mb_bio_accval {
 struct mb_bio_partval {
     int n;          /* processes */
     long tn;        /* scheduled seconds */
-    double value;   /* 0.25 write + 0.25 rewrite + 0.5 read (seed 000 §4) */
+    double value;   /* 0.25 write + 0.25 rewrite + 0.5 read (b_eff paper §4) */
     double value21; /* b_eff_io 2.1's sqrt(WR x RD), for comparison */
     double bytes, t, bw;
     long long errors;
@@ -131,7 +131,7 @@ void mb_bio_print_sum(const struct mb_bio_run *r, const struct mb_bio_data *d,
                       const struct mb_out *o);
 void mb_bio_print_final(const struct mb_bio_run *r, const struct mb_bio_data *d,
                         const struct mb_out *o);
-/* beffio_plot.c (rank 0): gnuplot data and script (seed 001 Fig. 2). */
+/* beffio_plot.c (rank 0): gnuplot data and script (b_eff_io paper Fig. 2). */
 void mb_bio_write_plot(const struct mb_bio_run *r, const struct mb_bio_data *d, FILE *dat);
 void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, FILE *gps,
                       const char *datname);

@@ -1,4 +1,4 @@
-/* The b_eff_io suite (SPEC §6): buffers, partitions, protocol files, measurement, values.
+/* The b_eff_io suite: buffers, partitions, protocol files, measurement, values.
  *
  * Protocol files are written complete or not at all: rank 0 writes PREFIX.prot as the run
  * goes and PREFIX.sum, .plot, .gps at its end under temporary names (created exclusively and
@@ -102,7 +102,8 @@ static int bio_prepare(const struct mb_ctx *ctx, const struct mb_config *cfg, vo
     struct bio_state *st = mb_xcalloc(1, sizeof *st);
     int status;
 
-    /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM (SPEC §6). */
+    /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM (docs/decisions.md,
+     * b_eff_io). */
     mb_scratch_keep(mb_bio_cfg(cfg)->keep);
     mb_scratch_signals_install(&st->signals);
     status = setup(ctx, cfg, &st->r, &st->pr);

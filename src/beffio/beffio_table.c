@@ -1,4 +1,5 @@
-/* The pattern table and the rules derived from it (seed 000 §4 Table 2; beff.md B2-B5, B8). */
+/* The pattern table and the rules derived from it (b_eff paper §4, Table 2; the b_eff_io 2.1
+ * source's sizes, time budget, segments and default partitions). */
 #include "beffio/beffio.h"
 
 #include <math.h>
@@ -109,8 +110,9 @@ int mb_bio_usum(int rewrite_all)
     return 2 * MB_BIO_U_ACCESS + (rewrite_all ? MB_BIO_U_ACCESS : MB_BIO_U_REWRITE0);
 }
 
-/* beff.md B8: small = 2^trunc(0.5000001 + 0.35 log2 n), medium = 2^trunc(0.5000001 + 0.70 log2
- * n), except small = 1 for n = 3 and medium = 3 for n = 4. */
+/* b_eff_io 2.1's default partitions: small = 2^trunc(0.5000001 + 0.35 log2 n),
+ * medium = 2^trunc(0.5000001 + 0.70 log2 n), except small = 1 for n = 3 and medium = 3
+ * for n = 4. */
 int mb_bio_default_partitions(int n, int out[3])
 {
     if (n <= 1) {
@@ -137,9 +139,9 @@ long mb_bio_partition_seconds(long T, int npart)
     return npart > 0 ? T / npart : T;
 }
 
-/* beff.md B4: the chunks each process wrote per chunk size with types 0-2 bound the segment:
- * rep = min(type-0 chunks, 10 x type-1 count, type-2 count); the type-0 partner of chunk
- * position j skips pattern 2 (its L = 2 MB duplicate of pattern 3). */
+/* b_eff_io 2.1's segment size: the chunks each process wrote per chunk size with types 0-2 bound
+ * the segment: rep = min(type-0 chunks, 10 x type-1 count, type-2 count); the type-0 partner of
+ * chunk position j skips pattern 2 (its L = 2 MB duplicate of pattern 3). */
 long long mb_bio_segments(long long rep[MB_BIO_PATTERNS], long long lmax, long long *fill)
 {
     static const int type0[8] = {0, 1, 3, 4, 5, 6, 7, 8};

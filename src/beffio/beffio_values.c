@@ -1,4 +1,5 @@
-/* The values b_eff_io reports (seed 000 §4; beff.md B7). Bandwidths in bytes/s. */
+/* The values b_eff_io reports (b_eff paper §4; b_eff_io 2.1's aggregation). Bandwidths in
+ * bytes/s. */
 #include "beffio/beffio.h"
 #include "beffio/beffio_run.h"
 
@@ -25,7 +26,7 @@ double mb_bio_partition_value_21(const double write[MB_BIO_TYPES], double rewrit
     return wr > 0 && rd > 0 ? sqrt(wr * rd) : 0;
 }
 
-/* ---- rank 0: the values of a finished run (beff.md B7, with SPEC §6's partition value) ---- */
+/* ---- rank 0: the values of a finished run (b_eff_io 2.1 and the b_eff paper §4) ---------- */
 
 void mb_bio_evaluate(const struct mb_bio_config *b, struct mb_bio_data *d)
 {

@@ -1,5 +1,5 @@
-/* The timer (SPEC §0 "Timer"): MPI_Wtime, its resolution, and whether it is global.
- * Only drivers call mb_now(); kernels never read the clock (ARCHITECTURE property 2). */
+/* The timer: MPI_Wtime, its resolution, and whether it is global.
+ * Only drivers call mb_now(); kernels never read the clock (docs/architecture.md, property 2). */
 #ifndef MB_CLOCK_H
 #define MB_CLOCK_H
 

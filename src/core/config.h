@@ -1,4 +1,4 @@
-/* The one configuration struct of a run (ARCHITECTURE property 4).
+/* The one configuration struct of a run (docs/architecture.md, property 4).
  *
  * Rank 0 fills it from the command line and input files (defaults in mb_config_defaults and
  * the suite's settings type, validation in each suite's validate hook), then mb_config_bcast
@@ -13,7 +13,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* Settings every suite accepts (SPEC §0, §8). */
+/* Settings every suite accepts (README.md, "Options every suite accepts"). */
 struct mb_common_config {
     char *json_path;  /* --json FILE */
     char *output_dir; /* --output-dir DIR */

@@ -1,4 +1,5 @@
-/* One error vocabulary for every suite (ARCHITECTURE property 8, SPEC §0 "Exit status").
+/* One error vocabulary for every suite (docs/architecture.md, property 8; the exit statuses
+ * are listed in README.md).
  *
  * Two kinds of failure exist and they travel different paths:
  *  - usage/input errors are found on rank 0 while it reads the command line and files;

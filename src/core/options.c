@@ -177,8 +177,8 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
     return 0;
 }
 
-/* Presta's letters (presta.md §1.1): "-o100" is "-o 100". Returns 1 when arg is not for a
- * letter set, else 0 or the usage status. */
+/* Presta's letters (Presta 1.2 source, util.c: command-line parsing): "-o100" is "-o 100". Returns
+ * 1 when arg is not for a letter set, else 0 or the usage status. */
 static int letter_option(const struct mb_option_set *sets, size_t nsets, const char *arg,
                          struct mb_config *cfg, struct mb_error *err)
 {

@@ -1,5 +1,5 @@
 /* One option table drives parsing, --help and the "effective settings" block
- * (ARCHITECTURE property 5). Each suite contributes its own rows (IMB's -npmin style,
+ * (docs/architecture.md, property 5). Each suite contributes its own rows (IMB's -npmin style,
  * Presta's single letters) and the common rows (--json, --check, ...) are added to every suite.
  *
  * Why not getopt_long_only: IMB's flags are single-dash words that must match exactly
@@ -56,8 +56,9 @@ typedef int (*mb_positional_fn)(struct mb_config *cfg, const char *arg, struct m
 struct mb_option_set {
     const struct mb_option *rows;
     size_t n;
-    /* Presta's single-letter grammar (presta.md §1.1): a two-character row "-o" also matches
-     * "-o100" (value attached), and an unknown "-x..." is reported as "Invalid flag -x!". */
+    /* Presta's single-letter grammar (Presta 1.2 source, util.c): a two-character row "-o" also
+     * matches "-o100" (value attached), and an unknown "-x..." is reported as
+     * "Invalid flag -x!". */
     int letters;
 };
 

@@ -1,4 +1,4 @@
-/* Provenance (SPEC §8, ARCHITECTURE property 9): what ran, where, with what. Gathered once
+/* Provenance (docs/architecture.md, property 9): what ran, where, with what. Gathered once
  * per run, collectively; the text and JSON headers print the same struct. */
 #ifndef MB_PROVENANCE_H
 #define MB_PROVENANCE_H

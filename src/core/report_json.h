@@ -1,4 +1,4 @@
-/* JSON Lines output (SPEC §8): one object per line, written by rank 0 and flushed at once so
+/* JSON Lines output (docs/output.md): one object per line, written by rank 0 and flushed at once so
  * that a killed run keeps every row it produced. Schema: docs/results.schema.json. */
 #ifndef MB_REPORT_JSON_H
 #define MB_REPORT_JSON_H

@@ -1,5 +1,5 @@
 /* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
- * the outcome, output files, then the suite (ARCHITECTURE properties 8 and 10). */
+ * the outcome, output files, then the suite (docs/architecture.md, properties 8 and 10). */
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
@@ -257,7 +257,7 @@ static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e)
     mb_jobj_write(&o, ctx->json);
 }
 
-/* Collective: rank 0 saw every row, so its tally is everybody's verdict (SPEC §0): defects
+/* Collective: rank 0 saw every row, so its tally is everybody's verdict: defects
  * make the status 1 on every rank. Then the peak memory, the suite's footer, the summary
  * record and the one data-check message. */
 static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
@@ -307,7 +307,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     MB_MPI(MPI_Comm_size(ctx.world, &ctx.size));
     cfg.nprocs = ctx.size;
 
-    /* Only rank 0 reads the command line (SPEC §0); the others learn the outcome. */
+    /* Only rank 0 reads the command line; the others learn the outcome. */
     if (ctx.rank == 0)
         dispatch(argc, argv, &info[0], &info[1], &info[2], &cfg, &err);
     status = mb_agree(&err, ctx.rank == 0 ? cfg.prog : "", ctx.world);

@@ -1,10 +1,10 @@
-/* Scratch files of the I/O suites (SPEC §4 IMB-IO, §6 b_eff_io, beff.md B9.4): names in a
- * directory, creation that never takes over a file this run did not create, and a cleanup
- * registry that removes exactly the files this process created on every exit path - normal
- * end, mb_die, the --timeout watchdog, SIGINT/SIGTERM and, through a janitor process, a
- * SIGKILL - unless the user asked to keep them (-keep). Also the MPI-IO pieces both suites
- * need: an open that returns errors with a readable message, MPI-IO hints from a file, and
- * the file-system description for headers.
+/* Scratch files of the I/O suites (IMB-IO: IMB 3.1 guide 5.2.3.2; b_eff_io: the b_eff_io 2.1
+ * source's scratch files; the rules: docs/decisions.md): names in a directory, creation that never
+ * takes over a file this run did not create, and a cleanup registry that removes exactly the files
+ * this process created on every exit path - normal end, mb_die, the --timeout watchdog,
+ * SIGINT/SIGTERM and, through a janitor process, a SIGKILL - unless the user asked to keep them
+ * (-keep). Also the MPI-IO pieces both suites need: an open that returns errors with a readable
+ * message, MPI-IO hints from a file, and the file-system description for headers.
  *
  * Division of work with MPI-IO: the process that owns a name creates it here (open with
  * O_CREAT|O_EXCL is what tells "ours" from "someone else's"), then the processes that use it
@@ -28,7 +28,7 @@
 /* Capacity of the cleanup registry, per process, and the longest path it holds (with the
  * terminating NUL; Linux's PATH_MAX). It is a fixed static array because a signal handler may
  * not allocate. 128 covers b_eff_io's worst case on one process (at most 10 partitions x 5
- * pattern types, beff.md B1 and B9.4, all on disk from write to read) with room to spare;
+ * pattern types as in the b_eff_io 2.1 source, all on disk from write to read) with room to spare;
  * creating more is an error the caller reports, never a file left untracked. */
 enum { MB_SCRATCH_MAX = 128, MB_SCRATCH_PATH_MAX = 4096 };
 
@@ -38,7 +38,7 @@ enum { MB_SCRATCH_MAX = 128, MB_SCRATCH_PATH_MAX = 4096 };
  * directory (name alone), a trailing '/' on dir is not doubled. The result must fit both cap
  * and MB_SCRATCH_PATH_MAX: a longer path is an error (MB_ERR_USAGE), never a truncation, and
  * leaves out empty. The naming policy stays with the callers (b_eff_io:
- * "b_eff_io_data_i%02d_%03d_%d", beff.md B9.4). */
+ * "b_eff_io_data_i%02d_%03d_%d" as in the b_eff_io 2.1 source). */
 int mb_scratch_pathf(char *out, size_t cap, struct mb_error *err, const char *dir, const char *fmt,
                      ...) __attribute__((format(printf, 5, 6)));
 int mb_scratch_join(char *out, size_t cap, const char *dir, const char *name, struct mb_error *err);
@@ -47,7 +47,7 @@ int mb_scratch_join(char *out, size_t cap, const char *dir, const char *name, st
  * directory and takes new files; else MB_ERR_USAGE "invalid value 'DIR' for OPTION: why". */
 int mb_scratch_dir_check(const char *dir, const char *option, struct mb_error *err);
 
-/* IMB-IO's names (SPEC §4): dir/base, then "_g<group>" in Multi mode (group >= 0) and
+/* IMB-IO's names (IMB 3.1 guide 5.2.3.2): dir/base, then "_g<group>" in Multi mode (group >= 0) and
  * "_<rank>" for a private per-process file (rank >= 0); a negative value leaves its suffix
  * out. Example: (".", "IMB_out", 1, 3) gives "./IMB_out_g1_3". */
 int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, int group, int rank,
@@ -59,8 +59,8 @@ int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, in
 /* Creates path as an empty regular file and registers it for cleanup. An existing path is
  * refused (MB_ERR_USAGE, naming what is there) unless flags has MB_SCRATCH_FORCE; then an
  * existing regular file with no other hard link is taken over - truncated, registered and later
- * removed like one this run created (SPEC §4/§6: --force allows overwriting). Anything that is
- * not a regular file (directory, FIFO, device, socket, symbolic link - even to a regular file)
+ * removed like one this run created (docs/decisions.md: --force allows overwriting). Anything that
+ * is not a regular file (directory, FIFO, device, socket, symbolic link - even to a regular file)
  * is refused even with force. MB_SCRATCH_TEMPORARY marks a file that is removed on every exit
  * path even in keep mode (b_eff_io's protocol files under their temporary names: -keep keeps
  * the data files, never a half-written protocol). A full registry is MB_ERR_RUNTIME and no file
@@ -108,8 +108,8 @@ struct mb_scratch_tally {
 };
 struct mb_scratch_tally mb_scratch_remove_all(void);
 
-/* Keep mode (b_eff_io -keep, IMB-IO -keep, SPEC §6): while on, no path of this module unlinks
- * a file (except MB_SCRATCH_TEMPORARY ones) - normal end, mb_die, timeout, signals and the
+/* Keep mode (b_eff_io -keep as in b_eff_io 2.1, IMB-IO -keep): while on, no path of this module
+ * unlinks a file (except MB_SCRATCH_TEMPORARY ones) - normal end, mb_die, timeout, signals and the
  * janitor alike - and the files stay for the user. */
 void mb_scratch_keep(int keep);
 int mb_scratch_keeping(void);
@@ -166,12 +166,12 @@ int mb_scratch_file_extent(MPI_File fh, MPI_Comm comm, MPI_Offset *largest);
  * (MPI_ERR_NO_SPACE: <MPI_Error_string>)". Needs MPI to be initialised. */
 void mb_scratch_mpi_message(int code, char *out, size_t cap);
 
-/* MPI-IO hints from a file (b_eff_io -i FILE, beff.md B1.1): one "key value" or "key=value"
- * per line (blanks around '=' allowed, the value is the rest of the line), blank lines and
- * '#' comments skipped (core/listfile.h). Keys and values must fit MPI_MAX_INFO_KEY and
+/* MPI-IO hints from a file (b_eff_io -i FILE; the b_eff_io 2.1 source's info file): one "key value"
+ * or "key=value" per line (blanks around '=' allowed, the value is the rest of the line), blank
+ * lines and '#' comments skipped (core/listfile.h). Keys and values must fit MPI_MAX_INFO_KEY and
  * MPI_MAX_INFO_VAL; a later line overrides an earlier one with the same key, as MPI_Info_set
  * does. Errors name the file and line (MB_ERR_USAGE); a file without any hint is an error.
- * hints_read needs no MPI (rank 0 reads, SPEC §0) and gives "key=value\n" lines (malloc'd)
+ * hints_read needs no MPI (only rank 0 reads) and gives "key=value\n" lines (malloc'd)
  * to broadcast; info_read turns a file straight into an MPI_Info the caller frees. */
 int mb_scratch_hints_read(const char *path, char **lines, struct mb_error *err);
 int mb_scratch_info_read(const char *path, MPI_Info *info, struct mb_error *err);

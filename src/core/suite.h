@@ -1,4 +1,4 @@
-/* Suites and the library entry point (ARCHITECTURE property 10).
+/* Suites and the library entry point (docs/architecture.md, property 10).
  *
  * A suite is one row of the table in suite.c: its names (subcommand and original program
  * name for argv[0] dispatch), its option rows, and its hooks. Everything a suite needs at run
@@ -99,7 +99,7 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
 
 /* The library entry point: runs what argv asks for (argv[0] = original name, or
  * "mpibench <suite> ..."), collectively over comm. Text goes to out on rank 0. Returns the
- * exit status (SPEC §0): the same on every rank. */
+ * exit status (0, 1 or 2, as README.md lists them): the same on every rank. */
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
 
 #endif

@@ -21,7 +21,7 @@ static void on_alarm(int sig)
     (void)sig;
     if (write(STDERR_FILENO, alarm_message, (size_t)alarm_length) < 0)
         alarm_length = 0;
-    mb_scratch_cleanup(); /* async-signal-safe; SPEC §4, §6: no scratch file outlives a hang */
+    mb_scratch_cleanup(); /* async-signal-safe; no scratch file outlives a hang */
     _exit(mb_error_status(MB_ERR_TIMEOUT));
 }
 

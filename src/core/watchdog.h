@@ -1,6 +1,6 @@
-/* Hang watchdog (SPEC §8, --timeout SEC). Before each measurement the driver arms it with a
- * label naming suite, benchmark, process count and message size; if the measurement is not
- * disarmed in time the job ends with that message and exit status 1.
+/* Hang watchdog (--timeout SEC, docs/decisions.md "Common to all suites"). Before each measurement
+ * the driver arms it with a label naming suite, benchmark, process count and message size; if the
+ * measurement is not disarmed in time the job ends with that message and exit status 1.
  *
  * It is a SIGALRM interval timer, not a thread: a second thread would need
  * MPI_Init_thread(MPI_THREAD_FUNNELED), which costs Open MPI 4.1 tens of nanoseconds per

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* IMB settings (SPEC §1-4, IMB guide 5.1.2). Zero means "the standard value". */
+/* IMB settings (IMB 3.1 guide 5.1.2, 5.2.1). Zero means "the standard value". */
 struct mb_imb_config {
     int family;              /* index into mb_imb_families (set by the suite's defaults) */
     long npmin;              /* -npmin */
@@ -34,9 +34,10 @@ struct mb_imb_config {
      * IMB-IO passes the same entries to MPI_File_open and MPI_File_set_view. */
     char *win_info;
     size_t win_info_len; /* bytes including the terminating NUL; 0 when none */
-    /* IMB-IO (guide 5.2.3.2; SPEC §4): where the scratch files go and what they are called,
-     * whether an existing file of that name may be overwritten (--force) or the files kept
-     * (-keep), and the CPU_Exploit time per non-blocking transfer (TARGET_CPU_SECS). */
+    /* IMB-IO (IMB 3.1 guide 5.2.3.2; docs/decisions.md, IMB-IO "Files"): where the scratch files
+     * go and what they are called, whether an existing file of that name may be overwritten
+     * (--force) or the files kept (-keep), and the CPU_Exploit time per non-blocking transfer
+     * (TARGET_CPU_SECS). */
     char *io_dir;  /* --dir; NULL = the working directory */
     char *io_file; /* --file; NULL = IMB_out */
     int io_force;

@@ -97,7 +97,8 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
         return mb_usage(err, "'%s' is not a message length (a non-negative integer)", entry);
     if (v < 0)
         return mb_usage(err, "negative message length %lld", v);
-    /* Counts are MPI ints (SPEC §0): larger messages are refused, not overflowed. */
+    /* Counts are MPI ints (docs/decisions.md, "Lengths above INT_MAX"): larger messages are
+     * refused, not overflowed. */
     if (v > INT_MAX)
         return mb_usage(err, "message length %lld exceeds the largest supported length (%d bytes)",
                         v, INT_MAX);
@@ -434,7 +435,7 @@ static const struct mb_option ext_options[] = {
 static const struct mb_option_set ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};
 
-/* ---- IMB-IO: the scratch files (guide 5.2.3.2; SPEC §4) and TARGET_CPU_SECS ------------ */
+/* ---- IMB-IO: the scratch files (IMB 3.1 guide 5.2.3.2) and TARGET_CPU_SECS (5.2.1) ----- */
 
 static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
 {

@@ -1,4 +1,4 @@
-/* The run plan is data (ARCHITECTURE property 7): the list of (benchmark, process count)
+/* The run plan is data (docs/architecture.md, property 7): the list of (benchmark, process count)
  * blocks and, per block, the message lengths, repetition counts and buffer demand. The pure
  * functions here are the IMB rules; the unit tests check them against the guide. */
 #ifndef MB_IMB_PLAN_H

@@ -1,6 +1,6 @@
-/* The printers of IMB result records (ARCHITECTURE property 3): the IMB-style text tables
- * (IMB guide 6; layout per class as in IMB's IMB_output.c: 13-character columns) and the JSON
- * Lines record of a row. Both render the same struct mb_result, so they cannot disagree. */
+/* The printers of IMB result records (docs/architecture.md, property 3): the IMB-style text tables
+ * (IMB guide 6; layout per class as in IMB's IMB_output.c: 13-character columns) and the JSON Lines
+ * record of a row. Both render the same struct mb_result, so they cannot disagree. */
 #include "imb/imb_report.h"
 
 #include "core/report_json.h"

@@ -1,4 +1,4 @@
-/* Results are data (ARCHITECTURE property 3): a measurement produces these records and the
+/* Results are data (docs/architecture.md, property 3): a measurement produces these records and the
  * printers (IMB-style text, JSON Lines) only format them, so text and JSON cannot disagree. */
 #ifndef MB_IMB_RESULT_H
 #define MB_IMB_RESULT_H

@@ -1,5 +1,5 @@
-/* The IMB suites (SPEC §1-3): IMB-MPI1 and IMB-EXT are two tables over one driver, and the
- * main job `mpibench run` is, for now, the quick IMB-MPI1 characterisation. */
+/* The IMB suites (IMB 3.1 guide ch. 3-5): IMB-MPI1, IMB-EXT and IMB-IO are three tables over
+ * one driver. */
 #include "core/error.h"
 #include "core/scratch.h"
 #include "core/suite.h"
@@ -38,7 +38,8 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         plan.cpu = &cpu;
     }
     if (io) {
-        /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun (SPEC §4). */
+        /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun (docs/decisions.md,
+         * IMB-IO "Files"). */
         mb_scratch_keep(c->io_keep);
         mb_scratch_signals_install(&signals);
     }

@@ -2,8 +2,8 @@
 
 /* Default: a few minutes on a small machine (<= 3 minutes on 4 processes of 2 cores);
  * quick: <= 30 s there; full: each suite's official rules (IMB 3.1 guide defaults, b_eff
- * and b_eff_io defaults - b_eff_io's T = 30 minutes, b_eff paper §4 -, Presta run rules'
- * com/laten -o chosen for > 1000 ticks per sample, Presta README "Benchmark Checklist"). The
+ * and b_eff_io defaults - b_eff_io's T = 30 minutes, b_eff paper §5 -, Presta run rules'
+ * com/laten -o chosen for > 1000 ticks per sample, the run rules' "Benchmark Checklist"). The
  * reduced settings shorten each suite the way its own options allow: IMB's -time, and
  * -iter for quick (guide 5.2.8), b_eff's random-ring count and repetitions, b_eff_io's
  * scheduled time T and one partition of all processes instead of three (b_eff_io paper §4: b_eff_io

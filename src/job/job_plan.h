@@ -1,4 +1,4 @@
-/* The main job's phases (issue "main job", SPEC §8): which suites run, in which order, with
+/* The main job's phases (docs/main-job.md): which suites run, in which order, with
  * which arguments in each mode. One table row per phase; the job runs each through the
  * library entry point, as if started under the suite's original name. */
 #ifndef MB_JOB_PLAN_H

@@ -1,5 +1,5 @@
-/* The main job, `mpibench run` (SPEC §8): a characterisation of the machine it is started on
- * in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, b_eff,
+/* The main job, `mpibench run` (docs/main-job.md): a characterisation of the machine it is started
+ * on in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, b_eff,
  * b_eff_io and IMB-IO's S_ benchmarks, one after the other in the same MPI job - written to
  * an output directory that is never reused: each suite's text and protocol files, one
  * results.jsonl with every record, summary.txt ending with the headline numbers, the plots
@@ -178,7 +178,7 @@ static void clock_text(char *buf, size_t len, double s)
 }
 
 /* The phase's command line: its original name and arguments, then what the job sets. Only
- * rank 0 reads a command line (SPEC §0); every rank builds it the same way. */
+ * rank 0 reads a command line; every rank builds it the same way. */
 struct phase_words {
     char timeout[32], procs[16];
 };

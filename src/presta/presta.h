@@ -1,4 +1,4 @@
-/* Presta 1.2 (SPEC §7, presta.md): what com, laten and rma share at run time - the pairing
+/* Presta 1.2 (its README and sources): what com, laten and rma share at run time - the pairing
  * job, the butterfly barrier, active communicators, the -i pairs block, the Test Parameters
  * block, the footer - and the result rows that the text and JSON printers render. */
 #ifndef MB_PRESTA_H
@@ -15,7 +15,7 @@ struct mb_presta_job {
     const struct mb_ctx *ctx;
     const struct mb_config *cfg;
     struct mb_presta_layout layout;
-    int partner;       /* target(rank), fixed for the run (presta.md §1.3) */
+    int partner;       /* target(rank), fixed for the run (Presta's partner rule) */
     double min_sample; /* smallest reported sample time ("Ticks for minimum sample") */
     long long rows, defects;
 };
@@ -23,11 +23,11 @@ struct mb_presta_job {
 void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
                         const struct mb_config *cfg, double min_sample_initial);
 
-/* The butterfly barrier of presta.md §1.5 (zero-byte messages, tag 1) on comm. */
+/* Presta 1.2's butterfly barrier, generic_barrier (zero-byte messages, tag 1), on comm. */
 void mb_presta_barrier(MPI_Comm comm);
 
-/* The timed samples of com, laten and rma (presta.md §2.4 steps 3-7, §3.2, §4.4 steps 2-7,
- * and the table of §7), on every active rank: for each sample k, prologue(arg) if not NULL
+/* The timed samples of com, laten and rma (timed as in the Presta 1.2 sources com.c, laten.c
+ * and rma.c), on every active rank: for each sample k, prologue(arg) if not NULL
  * (rma's fence, not timed), barriers_before butterfly barriers on active, t0, body(arg),
  * one more butterfly barrier on active if barrier_after (inside the timed region; -n clears
  * it), and times[k] = the clock minus t0. The only place these programs read the clock. */
@@ -36,10 +36,10 @@ void mb_presta_samples(MPI_Comm active, long samples, void (*prologue)(void *arg
                        double *times);
 
 /* Collective over the world: the active communicator of a process set of P ranks
- * (presta.md §1.4), MPI_COMM_NULL on inactive ranks. */
+ * (Presta 1.2's pair enumeration), MPI_COMM_NULL on inactive ranks. */
 MPI_Comm mb_presta_active_comm(const struct mb_presta_job *job, int P);
 
-/* Rank 0: the -i block listing the active pairs of a process set (presta.md §1.4). */
+/* Rank 0: the -i block listing the active pairs of a process set (as Presta 1.2 prints it). */
 void mb_presta_pairs_block(const struct mb_presta_job *job, int P);
 
 /* Rank 0: the provenance lines that precede the original output. */
@@ -49,14 +49,14 @@ void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * (rma's rule is one longer, quirk Q19). */
 void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra);
 
-/* Rank 0: the Test Parameters block of com and laten (presta.md §1.9). */
+/* Rank 0: the Test Parameters block of com and laten (as Presta 1.2 prints it). */
 void mb_presta_params_block(const struct mb_presta_job *job);
 
-/* Collective: the host/partner listing and the timer lines (presta.md §1.6); also the
+/* Collective: the host/partner listing and the timer lines (Presta 1.2's report footer); also the
  * presta_footer JSON record. */
 void mb_presta_footer(const struct mb_presta_job *job);
 
-/* Collective: "Rank id %4d ran on %s" for every rank (presta.md §1.7). */
+/* Collective: "Rank id %4d ran on %s" for every rank (as Presta 1.2's allred prints it). */
 void mb_presta_host_list(const struct mb_ctx *ctx);
 
 /* Collective (--node-map): which ranks share a node (MPI_Comm_split_type), and a warning

@@ -1,4 +1,4 @@
-/* allred: MPI_Allreduce of 4 doubles between compute phases (presta.md §5). */
+/* allred: MPI_Allreduce of 4 doubles between compute phases (Presta 1.2 README, allred.c). */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
@@ -16,7 +16,7 @@ struct allred_sink {
     volatile double c;
 };
 
-/* One compute phase (presta.md §5.2): refill a and b from the C library generator reseeded
+/* One compute phase (as in allred.c): refill a and b from the C library generator reseeded
  * with 0 (as the original: two reseeds and eight rand() calls), then iters x (8 multiplies
  * and 1 add). */
 static void compute_phase(double *a, double *b, long iters, struct allred_sink *sink)
@@ -65,7 +65,7 @@ static void allred_check(struct allred_state *st, int selftest)
         st->bad += st->b[i] != want[i];
 }
 
-/* One sample of phase A (compute only) or B (Allreduce + compute), presta.md §5.3. */
+/* One sample of phase A (compute only) or B (Allreduce + compute), as in allred.c. */
 static double allred_sample(struct allred_state *st, int with_op)
 {
     const MPI_Comm world = st->ctx->world;

@@ -1,5 +1,5 @@
-/* com: unidirectional and bidirectional pair bandwidth (presta.md §2). One table row per
- * direction, one kernel; mb_presta_samples reads the clock. */
+/* com: unidirectional and bidirectional pair bandwidth (Presta 1.2 README, com.c). One table row
+ * per direction, one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
@@ -13,10 +13,10 @@ struct com_test {
     const char *name;
     int bidir;
 };
-/* Run order (presta.md §2.3): the whole unidirectional phase, then the bidirectional one. */
+/* Run order (as in com.c): the whole unidirectional phase, then the bidirectional one. */
 static const struct com_test com_tests[] = {{"Unidirectional", 0}, {"Bidirectional", 1}};
 
-/* The timed operations of one sample (presta.md §2.4 step 5, §2.5). */
+/* The timed operations of one sample (as in com.c). */
 static void com_kernel(int bidir, int lower, void *sbuf, void *rbuf, int size, long iters,
                        int partner, MPI_Comm world)
 {
@@ -98,7 +98,7 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
         else
             MB_MPI(MPI_Recv(rbuf, size, MPI_CHAR, job->partner, 0, ctx->world, &st));
         /* Two barriers, then timed: the kernel and the closing barrier unless -n
-         * (presta.md §2.4 steps 3-7). */
+         * (as in com.c). */
         mb_presta_samples(active, n, NULL, 2, com_sample, !p->no_barrier, &a, times);
         if (job->cfg->common.check)
             bad = com_check(job, t->bidir, sbuf, rbuf, size);
@@ -137,7 +137,7 @@ static void com_report(struct mb_presta_job *job, const struct com_test *t, int 
 
     r.time = mb_presta_pick(tmax, p->samples);
     if (r.time > 0) {
-        /* presta.md §2.4/2.5: MB = 10^6 bytes; the unidirectional op time is halved. */
+        /* As com.c: MB = 10^6 bytes; the unidirectional op time is halved. */
         const double streams = t->bidir ? P : P / 2;
         r.bandwidth = (double)p->ops * streams * (double)size / r.time / 1e6;
         r.op_us = t->bidir ? r.time / (double)p->ops * 1e6 : r.time / (double)p->ops / 2 * 1e6;

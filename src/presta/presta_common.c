@@ -1,4 +1,5 @@
-/* What com, laten and rma share at run time (presta.md §1.4-1.9). */
+/* What com, laten and rma share at run time (Presta 1.2's util.c, and the Test Parameters block
+ * of com.c and laten.c). */
 #include "presta/presta.h"
 
 #include "core/clock.h"
@@ -56,7 +57,7 @@ void mb_presta_samples(MPI_Comm active, long samples, void (*prologue)(void *arg
             prologue(arg);
         for (int b = 0; b < barriers_before; b++)
             mb_presta_barrier(active);
-        /* Each rank reads its own clock (presta.md §7); the closing barrier is timed. */
+        /* Each rank reads its own clock (as in Presta 1.2); the closing barrier is timed. */
         t0 = mb_now();
         body(arg);
         if (barrier_after)

@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* Presta 1.2 settings (SPEC §7, presta.md §1.1 and §9.5). The letters keep the original
- * defaults; the resolved lists are filled by rank 0 during validation and broadcast. */
+/* Presta 1.2 settings (its flags, and long options after Presta 1.3.0's additions;
+ * docs/decisions.md). The letters keep the original defaults; the resolved lists are filled by rank
+ * 0 during validation and broadcast. */
 struct mb_presta_config {
     long start, stop, factor; /* -b, -e, -s: message sizes (com, rma) */
     long epochs;              /* -c: rma epochs per measurement */
@@ -26,9 +27,9 @@ struct mb_presta_config {
     int nargs;                /* allred: positional arguments seen */
     /* Resolved by rank 0. */
     int cyclic;  /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
-    int *counts; /* active-process counts (presta.md §1.2) */
+    int *counts; /* active-process counts (process sets) */
     size_t n_counts;
-    long long *sizes; /* message sizes (presta.md §2.2, or --sizes) */
+    long long *sizes; /* message sizes (-b, -e, -s, or --sizes) */
     size_t n_sizes;
 };
 

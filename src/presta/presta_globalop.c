@@ -1,7 +1,7 @@
 /* globalop: loops of N = 4096 collective operations with and without the crunch kernel
- * (presta.md §6). One table row per section, one body kernel; the driver reads the clock.
- * Unlike the original, every reduced or broadcast value is checked against what it must be
- * (the issue's "a check of the results"): a wrong value is reported and the exit status is 1. */
+ * (Presta 1.2 README, globalop.c). One table row per section, one body kernel; the driver reads
+ * the clock. Unlike the original, every reduced or broadcast value is checked against what it
+ * must be (docs/decisions.md, Presta): a wrong value is reported and the exit status is 1. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
@@ -25,7 +25,7 @@ struct gop_section {
     int precision; /* decimals of the printed times */
 };
 
-/* The 11 sections of presta.md §6.3, in order. */
+/* The 11 sections of globalop.c, in order. */
 static const struct gop_section gop_sections[] = {
     {"work", WORK_FIRST, OP_NONE, 0, 4},
     {"barrier + work", WORK_FIRST, OP_BARRIER, 0, 2},
@@ -53,7 +53,7 @@ struct gop_data {
     int rank, w;
 };
 
-/* 400 rounds of log and sqrt (presta.md §6.2); reads x[i], y[i], writes z[i]. */
+/* 400 rounds of log and sqrt (globalop.c's crunch); reads x[i], y[i], writes z[i]. */
 static void crunch(struct gop_data *d, int i)
 {
     double p = d->x[i], q = d->y[i], t = 0;

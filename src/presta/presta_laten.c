@@ -1,4 +1,4 @@
-/* laten: 0-byte ping-pong latency of the slowest pair (presta.md §3). */
+/* laten: 0-byte ping-pong latency of the slowest pair (Presta 1.2 README, laten.c). */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-/* iters round trips: the lower rank of the pair sends first (presta.md §3.2). */
+/* iters round trips: the lower rank of the pair sends first (as in laten.c). */
 static void laten_kernel(int lower, long iters, int partner, MPI_Comm world)
 {
     MPI_Status st;
@@ -77,7 +77,7 @@ static void laten_measure(struct mb_presta_job *job, MPI_Comm active, double *ti
         MB_MPI(MPI_Recv(NULL, 0, MPI_INT, job->partner, 0, job->ctx->world, &st));
     }
     /* Two barriers, then timed: the round trips and the closing barrier unless -n
-     * (presta.md §3.2). */
+     * (as in laten.c). */
     mb_presta_samples(active, p->samples, NULL, 2, laten_sample, !p->no_barrier, &a, times);
     if (job->cfg->common.check)
         *bad = laten_check(job, lower);

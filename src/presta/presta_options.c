@@ -1,6 +1,7 @@
-/* Presta's command lines (presta.md §1.1, §5.1, §6.1) and the resolved lists, with every
- * input that hangs or crashes the original (§8: Q1-Q8, Q10, Q13, Q22) refused with one clear
- * message. Only rank 0 runs this code; the result is broadcast (SPEC §0). */
+/* Presta's command lines (as the Presta 1.2 sources parse them) and the resolved lists, with
+ * every input that hangs or crashes the original (quirks Q1-Q8, Q10, Q13, Q22 of
+ * docs/decisions.md, Presta) refused with one clear message. Only rank 0 runs this code; the
+ * result is broadcast. */
 #include "presta/presta_options.h"
 
 #include "core/error.h"
@@ -147,7 +148,7 @@ static const struct mb_option resolved[] = {
 static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
                                                   0};
 
-/* Presta 1.2's compile-time defaults (util.h; presta.md §1.1). */
+/* Presta 1.2's compile-time defaults (util.h). */
 static void presta_defaults(void *block)
 {
     struct mb_presta_config *p = block;
@@ -195,7 +196,7 @@ static int list_entry(void *user, const char *entry, struct mb_error *err)
     return 0;
 }
 
-/* -f (presta.md §1.2): file order kept, duplicates kept, counts above W skipped. */
+/* -f (as in Presta 1.2): file order kept, duplicates kept, counts above W skipped. */
 static int read_counts(struct mb_config *cfg, struct mb_error *err)
 {
     struct mb_presta_config *p = settings(cfg);
@@ -398,7 +399,7 @@ int mb_presta_validate_globalop(struct mb_config *cfg, const struct mb_provenanc
     return 0;
 }
 
-/* ---- usage texts (presta.md §1.8) ------------------------------------------------------ */
+/* ---- usage texts (Presta 1.2's) -------------------------------------------------------- */
 
 static void usage_lines(FILE *out, const char *name, const char *what, const char *letters)
 {

@@ -1,5 +1,6 @@
-/* Presta's command lines (presta.md §1.1, §1.8, §5.1, §6.1) and their validation, with the
- * quirks of §8 turned into clear errors. Only rank 0 runs this code. */
+/* Presta's command lines (as the Presta 1.2 sources parse them) and their validation, with the
+ * original's quirks (docs/decisions.md, Presta) turned into clear errors. Only rank 0 runs this
+ * code. */
 #ifndef MB_PRESTA_OPTIONS_H
 #define MB_PRESTA_OPTIONS_H
 
@@ -28,7 +29,7 @@ int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance 
 int mb_presta_validate_globalop(struct mb_config *cfg, const struct mb_provenance *prov,
                                 struct mb_error *err);
 
-/* The original usage texts (presta.md §1.8), printed by -h / --help. */
+/* The original usage texts (Presta 1.2's), printed by -h / --help. */
 void mb_presta_usage_com(FILE *out);
 void mb_presta_usage_laten(FILE *out);
 void mb_presta_usage_rma(FILE *out);

@@ -1,5 +1,5 @@
 /* Process sets, partners, pairs, sizes and the barrier schedule of Presta 1.2
- * (presta.md §1.2-1.6). Validation (presta_options.c) guarantees even W and layouts where
+ * (the Presta 1.2 sources). Validation (presta_options.c) guarantees even W and layouts where
  * these rules give a perfect matching, so nothing here can produce a rank >= W. */
 #include "presta/presta_plan.h"
 
@@ -31,7 +31,7 @@ size_t mb_presta_counts(const struct mb_presta_layout *l, int *out, size_t cap)
         return n;
     }
     /* Doubling from 2*ppn (or 2), then W when the doubling did not end on it: "half of the
-     * first value beyond W differs from W" (presta.md §1.2). */
+     * first value beyond W differs from W" (as in Presta 1.2). */
     p = (l->ppn > 0 && w > 2LL * l->ppn) ? 2LL * l->ppn : 2;
     for (; p <= w; p *= 2)
         n = put(out, cap, n, (int)p);

@@ -1,4 +1,4 @@
-/* Presta 1.2's shared machinery as pure functions (presta.md §1.2-1.5): the list of
+/* Presta 1.2's shared machinery as pure functions (as in its sources, mostly util.c): the list of
  * active-process counts, the partner rule, the pair enumeration and the butterfly barrier's
  * schedule. No MPI here, so that the unit tests can check them against the worked examples. */
 #ifndef MB_PRESTA_PLAN_H
@@ -14,21 +14,21 @@ struct mb_presta_layout {
     int nearby; /* -r */
 };
 
-/* Whether cyclic pairing is in effect (presta.md §1.1 "Effective meaning of -p"). */
+/* Whether cyclic pairing is in effect (as Presta 1.2 decides it: -p c, ppn > 0, W > 2*ppn). */
 int mb_presta_cyclic(const struct mb_presta_layout *l);
 
-/* The default list of active-process counts (presta.md §1.2, without -f). Writes up to cap
+/* The default list of active-process counts (Presta 1.2's, without -f). Writes up to cap
  * values and returns how many there are. */
 size_t mb_presta_counts(const struct mb_presta_layout *l, int *out, size_t cap);
 
-/* The partner of rank r (presta.md §1.3). */
+/* The partner of rank r (Presta 1.2's partner rule; the README's (rank + size/2) % size). */
 int mb_presta_target(const struct mb_presta_layout *l, int r);
 
-/* The first member of pair idx (presta.md §1.4); the second is its target. */
+/* The first member of pair idx (Presta 1.2's pair enumeration); the second is its target. */
 int mb_presta_pair_first(const struct mb_presta_layout *l, int idx);
 
 /* Position of rank r in the active communicator of a process set of P ranks: first members
- * of pairs 0..P/2-1, then the second members in the same order (presta.md §1.4). -1 when r
+ * of pairs 0..P/2-1, then the second members in the same order (as in Presta 1.2). -1 when r
  * is not active. */
 int mb_presta_active_key(const struct mb_presta_layout *l, int P, int r);
 
@@ -36,12 +36,12 @@ int mb_presta_active_key(const struct mb_presta_layout *l, int P, int r);
  * pair of distinct, in-range ranks and partners are mutual. Returns 0, or -1 with a reason. */
 int mb_presta_layout_check(const struct mb_presta_layout *l, const char **why);
 
-/* Message sizes START, START*FACTOR, ... <= STOP (presta.md §2.2), 64-bit. Returns the count
- * (written up to cap). Needs start >= 1 and factor >= 2 (quirk Q8). */
+/* Message sizes START, START*FACTOR, ... <= STOP (as in com.c and rma.c), 64-bit. Returns the
+ * count (written up to cap). Needs start >= 1 and factor >= 2 (quirk Q8, docs/decisions.md). */
 size_t mb_presta_sizes(long long start, long long stop, long long factor, long long *out,
                        size_t cap);
 
-/* One step of the butterfly barrier for rank k of n (presta.md §1.5). */
+/* One step of the butterfly barrier for rank k of n (Presta 1.2's generic_barrier). */
 enum mb_bfly_op { MB_BFLY_RECV, MB_BFLY_SEND, MB_BFLY_SENDRECV };
 struct mb_bfly_step {
     enum mb_bfly_op op;
@@ -51,7 +51,7 @@ struct mb_bfly_step {
 /* The steps rank k of n takes, in order; returns the count (at most 2 + log2(n) + 1). */
 int mb_presta_butterfly(int k, int n, struct mb_bfly_step *steps, int cap);
 
-/* The MPI_Wtime overhead routine of the footer (presta.md §1.6), on any clock: now(user)
+/* The MPI_Wtime overhead routine of Presta 1.2's footer, on any clock: now(user)
  * returns the time. */
 double mb_presta_wtime_overhead(double (*now)(void *user), void *user);
 

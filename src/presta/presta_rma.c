@@ -1,5 +1,5 @@
-/* rma: MPI-2 one-sided Put/Get bandwidth with fences (presta.md §4). One table row per test,
- * one kernel; mb_presta_samples reads the clock. */
+/* rma: MPI-2 one-sided Put/Get bandwidth with fences (Presta 1.2 README, rma.c). One table row per
+ * test, one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
@@ -15,7 +15,7 @@ struct rma_test {
     int get;   /* MPI_Get, else MPI_Put */
     int bidir; /* both ranks of a pair issue operations */
 };
-/* Run order (presta.md §4.2): test -> process set -> size. */
+/* Run order (as in rma.c): test -> process set -> size. */
 static const struct rma_test rma_tests[] = {
     {"Unidir. Put", 0, 0}, {"Unidir. Get", 1, 0}, {"Bidir. Put", 0, 1}, {"Bidir. Get", 1, 1}};
 
@@ -31,7 +31,7 @@ struct rma_set {
 };
 
 /* One epoch's operations: ops transfers of size bytes to disjoint window sections
- * (presta.md §4.4 step 5). */
+ * (as in rma.c). */
 static void rma_kernel(const struct rma_test *t, const struct rma_set *s, char *origin, int size,
                        long ops)
 {
@@ -53,7 +53,7 @@ struct rma_args {
     long ops, epochs;
 };
 
-/* Before each sample, untimed: the fence that opens its first epoch (presta.md §4.4 step 2). */
+/* Before each sample, untimed: the fence that opens its first epoch (as in rma.c). */
 static void rma_open(void *arg)
 {
     const struct rma_args *a = arg;
@@ -61,7 +61,7 @@ static void rma_open(void *arg)
     MB_MPI(MPI_Win_fence(0, a->s->win));
 }
 
-/* The timed epochs; the fence ends each one and opens the next (presta.md §4.4 step 5). */
+/* The timed epochs; the fence ends each one and opens the next (as in rma.c). */
 static void rma_epochs(void *arg)
 {
     const struct rma_args *a = arg;
@@ -99,7 +99,7 @@ static long long rma_check(const struct mb_presta_job *job, const struct rma_tes
     return (long long)mb_check_bytes(t->get ? origin : s->mem, n, job->partner, 0);
 }
 
-/* One measurement (presta.md §4.4) on an active rank: the samples' times. */
+/* One measurement (as in rma.c) on an active rank: the samples' times. */
 static long long rma_measure(const struct mb_presta_job *job, const struct rma_test *t,
                              const struct rma_set *s, int size, double *times)
 {
@@ -112,7 +112,7 @@ static long long rma_measure(const struct mb_presta_job *job, const struct rma_t
     if (!origin)
         mb_die("Failed to allocate RMA buffer! (%zu bytes)", n);
     /* The fence, one barrier (always, even with -n), then timed: the epochs and the closing
-     * barrier unless -n (presta.md §4.4 steps 2-7). */
+     * barrier unless -n (as in rma.c). */
     mb_presta_samples(s->active, p->samples, rma_open, 1, rma_epochs, !p->no_barrier, &a, times);
     if (job->cfg->common.check)
         bad = rma_check(job, t, s, origin, size);
@@ -121,7 +121,7 @@ static long long rma_measure(const struct mb_presta_job *job, const struct rma_t
 }
 
 /* Window memory through MPI_Alloc_mem with errors returned, so that a failure gets the
- * original's advice (presta.md §4.3 step 4.1) instead of the library's abort. */
+ * original's advice (rma.c's message) instead of the library's abort. */
 static char *alloc_window(MPI_Aint bytes)
 {
     MPI_Errhandler old;
@@ -192,7 +192,7 @@ static void rma_set_close(struct rma_set *s)
     MB_MPI(MPI_Comm_free(&s->pair));
 }
 
-/* Rank 0: one row (presta.md §4.5). */
+/* Rank 0: one row (as rma.c prints it). */
 static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int P, long long size,
                        const double *tmax, long long defects)
 {

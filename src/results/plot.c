@@ -136,7 +136,7 @@ static void imb_io(const struct mb_records *r, struct plot *p)
     }
 }
 
-/* Presta com and rma (presta.md): bandwidth per size of each test and process count. */
+/* Presta com and rma: bandwidth per size of each test and process count. */
 static void presta(const struct mb_records *r, struct plot *p)
 {
     for (size_t i = 0; i < r->n; i++) {

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Run b_eff under mpiexec and check its stdout, protocol files and JSON records.
 
-The expectations are re-derived here from SPEC §5 and beff.md Part A, independently of the C
-code: the ring partition labels (A3.1), the pattern count (A3.4), which pattern x method x size
-x repetition must be measured, b = L * messages * looplength / t, and the whole aggregation
-to b_eff (A5.6), which must agree with the JSON result, the final line on stdout, the .short
-and .sum summaries, the BY-MSGLNG table, the LOOPLNGS loop lengths and the .plot data.
+The expectations are re-derived here from the b_eff paper §3 and the b_eff 3.6 source,
+independently of the C code: the ring partition labels, the pattern count (with the Cartesian
+patterns), which pattern x method x size x repetition must be measured,
+b = L * messages * looplength / t, and the whole aggregation to b_eff, which must agree with the
+JSON result, the final line on stdout, the .short and .sum summaries, the BY-MSGLNG table, the
+LOOPLNGS loop lengths and the .plot data.
 
 Usage: beff_check.py --mpiexec CMD --np N --bin PATH/b_eff [options] -- b_eff arguments
 """
@@ -51,7 +52,7 @@ def ring_labels(n):
 
 
 def pattern_count(n, nrandom):
-    # A3.4 table (cart dims of a typical MPI_Dims_create), plus the random count.
+    # The Cartesian patterns (dims of a typical MPI_Dims_create), plus the random count.
     base = 6 + nrandom + 4  # rings, random, worst cycle, 2 bi-sections, ping-pong pair
     if n == 1:
         return base + 4      # acyclic-2/3dim-all, cyclic-2/3dim-all, no directions
@@ -82,7 +83,7 @@ def sections(text, name):
             order.append(open_)
         else:
             if open_ is None and name.endswith(".sum") and m.group(1) == "BEFF":
-                order.append("BEFF")  # .sum has the end of BEFF only (A7 table)
+                order.append("BEFF")  # .sum has the end of BEFF only (as in 3.6)
                 continue
             check(open_ == m.group(1), f"{name}: END of {m.group(1)} inside {open_}")
             open_ = None
@@ -158,7 +159,7 @@ def check_json(records, np_, opts):
                        for mi in range(3)]
                 got = [(rep, pi, k, meth) in seen for meth in METHODS]
                 if rep_short and k >= 19:
-                    # A5.4: one (best) method; the largest size only in 2 repetitions.
+                    # 3.6's 60 s rule: one (best) method; the largest size only in 2 repetitions.
                     n_want = 0 if (k == 20 and rep >= 2) or not any(can) else 1
                     check(sum(got) == n_want and all(c or not g for c, g in zip(can, got)),
                           f"shortened rep {rep} p{pi:02d} size {k}: measured {got}")
@@ -171,7 +172,7 @@ def check_json(records, np_, opts):
         loops.setdefault((rep, k, meth), set()).add(m["looplength"])
     check(all(len(v) == 1 for v in loops.values()), "one loop length per repetition/size/method")
 
-    # The aggregation (A5.6), recomputed.
+    # The aggregation (b_eff paper §3), recomputed.
     def B(pi, k, meth=None, rep=None):
         vals = [m["mbytes_per_sec"] for (r, p, kk, mm), m in seen.items()
                 if p == pi and kk == k and (meth is None or mm == meth) and (rep is None or r == rep)]

@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """Run b_eff_io under mpiexec and check its JSON records, stdout, protocol files and scratch files.
 
-Everything is re-derived here from beff.md Part B and SPEC §6, independently of the C code:
-the partitions (-N, or B8's defaults), which of the 43 patterns run in which pass (the rewrite
-pass runs type 0 only unless -rewrite), each pattern's chunk and call size from the B3 table
-with L_max = 8192 x max(256, min(MB, 131072)), the repetitions (one time-driven count per
-pattern of types 0-2 in the write pass, reused by the other passes; types 3 and 4 from the B4
-segment rule, with the filler = Lseg - L3), the scheduled times Tn / Usum x U (Usum 150, or 192
-with -rewrite), bytes = n x L x r and bandwidth = bytes / t, the type totals (open + patterns +
-close), the access values ((2 type 0 + types 1-4) / 6, the rewrite alone without -rewrite), the
-partition value 0.25 write + 0.25 rewrite + 0.5 read and release 2.1's sqrt(WR x RD), the
-maximum over the partitions and the validity (Tn >= 900 s, no errors, no -noshared/-adapt).
-The text must agree with the JSON as printed: every pattern, type, access and partition line
-on stdout and in PREFIX.prot, the .sum tables, the .plot data and the .gps script; and the
-scratch directory must hold no b_eff_io_data_* file afterwards (with -keep exactly the run's
-files), no temporary protocol file may be left next to the prefix.
+Everything is re-derived here from the b_eff paper (§4-5, Table 2) and the b_eff_io 2.1 source,
+independently of the C code: the partitions (-N, or 2.1's defaults), which of the 43 patterns
+run in which pass (the rewrite pass runs type 0 only unless -rewrite), each pattern's chunk and
+call size from the pattern table with L_max = 8192 x max(256, min(MB, 131072)), the repetitions
+(one time-driven count per pattern of types 0-2 in the write pass, reused by the other passes;
+types 3 and 4 from 2.1's segment rule, with the filler = Lseg - L3), the scheduled times
+Tn / Usum x U (Usum 150, or 192 with -rewrite), bytes = n x L x r and bandwidth = bytes / t,
+the type totals (open + patterns + close), the access values ((2 type 0 + types 1-4) / 6, the
+rewrite alone without -rewrite), the partition value 0.25 write + 0.25 rewrite + 0.5 read and
+release 2.1's sqrt(WR x RD), the maximum over the partitions and the validity (Tn >= 900 s, no
+errors, no -noshared/-adapt). The text must agree with the JSON as printed: every pattern, type,
+access and partition line on stdout and in PREFIX.prot, the .sum tables, the .plot data and the
+.gps script; and the scratch directory must hold no b_eff_io_data_* file afterwards (with -keep
+exactly the run's files), no temporary protocol file may be left next to the prefix.
 
 The checker runs the program in a new temporary directory and adds "--json r.jsonl",
 "-f b_eff_io_chk" and "-p scratch" (a fresh directory) unless the arguments have their own.
@@ -44,14 +44,15 @@ JSON_NAME, PREFIX_NAME, SCRATCH_NAME = "r.jsonl", "b_eff_io_chk", "scratch"
 META = ".beffio_check_run.json"
 PROTOCOL_EXT = ("prot", "sum", "plot", "gps")
 
-# ---- the rules, re-derived (beff.md Part B) ------------------------------------------------
+# ---- the rules, re-derived (b_eff paper, b_eff_io 2.1) ------------------------------------
 
 KB, MIB = 1024, 1 << 20
 LMAX, FILL = "Lmax", "fill"
 ACCESSES = ["write", "rewrite", "read"]
 TYPES = ["scatter", "shared", "separate", "segmented", "seg_coll"]
 
-# B3: (type, U, part, pos, l, L); part 0 opens the file, 2 closes it; pos 0 = not reported.
+# The pattern table: (type, U, part, pos, l, L); part 0 opens the file, 2 closes it;
+# pos 0 = not reported.
 TABLE = [
     (0, 0, 0, 0, MIB, MIB), (0, 4, 1, 7, LMAX, LMAX), (0, 4, 1, 8, MIB, 2 * MIB),
     (0, 4, 1, 5, MIB, MIB), (0, 2, 1, 3, 32 * KB, MIB), (0, 2, 1, 1, KB, MIB),
@@ -105,9 +106,9 @@ def default_partitions(n):
 
 
 def segments(rep, lmax):
-    """B4: {pattern: repetitions} of types 3 and 4, Lseg and the filler chunk, from the write
-    pass's repetitions rep[p] of types 0-2 (per chunk position: type-0 chunks, 10 x type 1,
-    type 2; pattern 2, pos 8, has no partner)."""
+    """2.1's segment rule: {pattern: repetitions} of types 3 and 4, Lseg and the filler chunk,
+    from the write pass's repetitions rep[p] of types 0-2 (per chunk position: type-0 chunks,
+    10 x type 1, type 2; pattern 2, pos 8, has no partner)."""
     out, l3 = {FIRST[3]: 1, FIRST[4]: 1}, MIB
     for p3 in range(FIRST[3] + 1, FIRST[3] + 8):
         pos = TABLE[p3][3]
@@ -359,7 +360,7 @@ def check_pattern(m, st, i, n, a, p, lmax):
             check(r == 1, f"{what}: {r} repetitions of a part-0 pattern (Tp = 0: exactly 1)")
     else:
         check(r == m.rep[(i, p)], f"{what}: {r} repetitions, expected {m.rep[(i, p)]} "
-              + ("(the write pass's)" if t <= 2 else "(the segment rule, B4)"))
+              + ("(the write pass's)" if t <= 2 else "(the type 3/4 segment rule)"))
     tp = st.tn / st.usum * U if timed else 0
     if st.adapt and timed and U:
         check(0 < rec["scheduled_sec"] <= tp * (1 + 1e-12),
@@ -386,8 +387,8 @@ def check_pattern(m, st, i, n, a, p, lmax):
     stop = rec["disk_budget_stop"]
     check(stop is False or (stop is True and timed), f"{what}: disk_budget_stop {stop}")
     if timed and U and not stop:
-        # B5.2: the loop ended when elapsed x (r+1)/r > Tp, and the pattern's time includes
-        # that elapsed time: t > Tp x r/(r+1).
+        # 2.1's time-driven loop: it ended when elapsed x (r+1)/r > Tp, and the pattern's time
+        # includes that elapsed time: t > Tp x r/(r+1).
         sched = rec["scheduled_sec"]
         check(tm >= sched * r / (r + 1) * (1 - 1e-9),
               f"{what}: {r} repetitions in {tm} s end before the time rule allows "

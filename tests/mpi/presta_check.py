@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Run a Presta program (com, laten, rma, allred, globalop) under mpiexec and check its output.
 
-The expected output is re-derived here from spec/presta.md, independently of the C code: the
-process-count list (§1.2), partners (§1.3), pair order (§1.4), message sizes (§2.2), and every
-line of the text (§2.6, §3.3, §4.5, §5.4, §6.3, §1.6, §1.9), which must match line for line
+The expected output is re-derived here from the Presta 1.2 sources and README, independently
+of the C code: the process-count list, partners, pair order, message sizes, and every line of
+the text (the tables of com, laten, rma, allred and globalop, the footer and the Test
+Parameters block), which must match line for line
 (mpibench's '#' preamble and '*** ' check lines aside). Every number on a row must be the JSON
 record's value printed with the original's format, and the JSON values must obey the formulas
-(e.g. unidirectional BW = P*size/(4*OpTime), presta.md §10).
+(e.g. unidirectional BW = P*size/(4*OpTime)).
 
 Usage: presta_check.py --mpiexec CMD --np N --bin PATH/<program> [options] -- arguments
 """
@@ -24,7 +25,7 @@ def close(a, b, rel=1e-9):
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
 
 
-# ---- the command line, re-parsed (presta.md §1.1; mpibench's long options) ---------------
+# ---- the command line, re-parsed (Presta 1.2's letters; mpibench's long options) ---------
 
 def parse_letters(args):
     o = dict(b=32, e=8388608, s=2, c=0, o=0, p="b", t=0, f=None, i=False, n=False, r=False,
@@ -209,7 +210,7 @@ def check_com(w, o, text, rows, foot):
                 bw = o["o"] * streams * s / r["time_sec"] / 1e6
                 op = r["time_sec"] / o["o"] * 1e6 / (1 if d else 2)
                 check(close(r["bandwidth_mbs"], bw) and close(r["op_time_us"], op), f"row {k} formulas")
-                # presta.md §2.5 invariants: uni BW = P*size/(4*op), bi BW = P*size/op.
+                # com's invariants: uni BW = P*size/(4*op), bi BW = P*size/op.
                 check(close(r["bandwidth_mbs"] * (1 if d else 4) * r["op_time_us"], p * s, 1e-6),
                       f"row {k}: BW x op invariant")
                 want.append("  %-14s  %9d  %20d  %15.3f  %12.3f" % (name, p, s, r["bandwidth_mbs"],

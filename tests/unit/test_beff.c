@@ -1,7 +1,7 @@
-/* b_eff's pure logic: sizes (beff.md A1), ring partitions and labels (A3.1 worked examples),
- * random and worst orders (A3.2), Cartesian process counts (A3.4), pong removal (A3.5), the
- * loop-length rules (A5.3, A5.4, seed 000 §3) and the aggregation (A5.6) on synthetic
- * numbers. MPI is initialised only for MPI_Dims_create. */
+/* b_eff's pure logic as the b_eff 3.6 source computes it: sizes, ring partitions and labels
+ * (with worked examples), random and worst orders, Cartesian process counts, pong removal, the
+ * loop-length rules (the b_eff paper §3 and b_eff 3.6's) and the aggregation (b_eff paper §3) on
+ * synthetic numbers. MPI is initialised only for MPI_Dims_create. */
 #include "beff/beff.h"
 #include "unit.h"
 
@@ -89,7 +89,7 @@ static void test_rings(void)
             EXPECT_EQ_LL(r.size2, c->size2);
         EXPECT_EQ_LL(r.count1 * r.size1 + r.count2 * r.size2, c->n);
     }
-    /* A3.1 neighbour example, N = 7, s = 2: rings {0,1}, {2,3}, {4,5,6}. */
+    /* Ring partition example, N = 7, s = 2: rings {0,1}, {2,3}, {4,5,6}. */
     mb_beff_ring_layout(7, 2, &r);
     mb_beff_ring_neighbours(&r, 0, &next, &prev);
     EXPECT(next == 1 && prev == 1);

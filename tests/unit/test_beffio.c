@@ -1,6 +1,6 @@
-/* b_eff_io's pure logic: the pattern table (seed 000 Table 2, beff.md B3), L_max (B2), the
- * time units (B5.1), the default partitions (B8 table), the segments of types 3/4 (B4's worked
- * example) and the values (seed 000 §4, B7 including its illustrative .sum numbers). */
+/* b_eff_io's pure logic as in the b_eff_io 2.1 source: the pattern table (b_eff paper Table 2),
+ * L_max, the time units, the default partitions, the segments of types 3/4 (a worked example) and
+ * the values (b_eff paper §4 and 2.1's formula, with illustrative .sum numbers). */
 #include "beffio/beffio.h"
 #include "unit.h"
 
@@ -58,7 +58,7 @@ static void test_lmax_and_time(void)
     EXPECT_EQ_LL(mb_bio_lmax(131072), 1LL << 30);
     EXPECT_EQ_LL(mb_bio_lmax(1000000), 1LL << 30);
     EXPECT_EQ_LL(mb_bio_partition_seconds(1800, 3), 600);
-    EXPECT_EQ_LL(mb_bio_partition_seconds(100, 3), 33); /* integer division (B5.1) */
+    EXPECT_EQ_LL(mb_bio_partition_seconds(100, 3), 33); /* integer division, as in 2.1 */
 }
 
 static void test_partitions(void)
@@ -79,7 +79,7 @@ static void test_partitions(void)
     }
 }
 
-/* beff.md B4's worked example: L_max = 16 MiB and invented write-pass counts. */
+/* A worked example of the type 3/4 segment rule: L_max = 16 MiB, invented write-pass counts. */
 static void test_segments(void)
 {
     long long rep[MB_BIO_PATTERNS] = {0}, fill = -1, lseg;
@@ -106,7 +106,7 @@ static void test_segments(void)
     EXPECT_EQ_LL(fill, 286576);
 }
 
-/* beff.md B9.3's illustrative block: write 36.003, read 32.440, 2.1 value 31.990 MB/s. */
+/* An illustrative .sum block: write 36.003, read 32.440, 2.1 value 31.990 MB/s. */
 static void test_values(void)
 {
     const double w[5] = {48.068, 46.366, 22.924, 24.079, 26.510},

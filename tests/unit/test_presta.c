@@ -1,8 +1,9 @@
-/* Presta's shared machinery as pure functions (presta_plan.h) against presta.md: process-count
- * lists (§1.2, §10), the partner rule (§1.3), the pair enumeration and the active communicator's
- * order (§1.4, §10), layout validation (§8 Q6, Q7, Q22), message sizes (§2.2, Q8), the butterfly
- * barrier's schedule (§1.5, checked by simulating every rank) and the MPI_Wtime overhead
- * algorithm of the footer (§1.6, on fake clocks). No MPI calls. */
+/* Presta's shared machinery as pure functions (presta_plan.h) against the Presta 1.2 sources and
+ * README: process-count lists, the partner rule, the pair enumeration and the active
+ * communicator's order (worked examples, the README's among them), layout validation (quirks
+ * Q6, Q7, Q22 of docs/decisions.md), message sizes (Q8), the butterfly barrier's schedule
+ * (checked by simulating every rank) and the MPI_Wtime overhead algorithm of the footer (on fake
+ * clocks). No MPI calls. */
 #include "presta/presta_plan.h"
 
 #include <limits.h>
@@ -52,7 +53,7 @@ static struct mb_presta_layout lay(int w, int ppn, int cyclic, int nearby)
     return (struct mb_presta_layout){w, ppn, cyclic, nearby};
 }
 
-/* §1.2 "Without -f" and its examples, plus the §10 checklist ones. */
+/* The default process-count lists (no -f), with worked examples. */
 static void test_counts(void)
 {
     static const struct {
@@ -63,7 +64,7 @@ static void test_counts(void)
         {48, 8, 0, 3, {16, 32, 48}},
         {32, 8, 1, 8, {4, 8, 12, 16, 20, 24, 28, 32}},
         {16, 8, 0, 4, {2, 4, 8, 16}}, /* W is not > 2*ppn */
-        {16, 8, 1, 4, {2, 4, 8, 16}}, /* ... so -p c is not in effect either (§1.1) */
+        {16, 8, 1, 4, {2, 4, 8, 16}}, /* ... so -p c is not in effect either */
         {1, 0, 0, 0, {0}},
         {3, 0, 0, 2, {2, 3}}, /* odd: refused elsewhere (Q6), but this is the list */
         {6, 0, 0, 3, {2, 4, 6}},
@@ -95,7 +96,7 @@ static void test_counts(void)
     }
 }
 
-/* §1.3: the default rule, -r with ppn, -r without ppn (falls back), symmetry. */
+/* The partner rule: the default rule, -r with ppn, -r without ppn (falls back), symmetry. */
 static void test_target(void)
 {
     const struct mb_presta_layout d8 = lay(8, 0, 0, 0), r16 = lay(16, 4, 0, 1),
@@ -123,7 +124,7 @@ static void test_target(void)
             }
 }
 
-/* §1.4 "Worked pair orders", the README examples and the §10 example, as "first:second"
+/* Pair orders: worked examples, the README's among them, as "first:second"
  * (the -i format) for pairs 0, 1, ... */
 static void test_pairs(void)
 {
@@ -153,14 +154,14 @@ static void test_pairs(void)
         }
         CHECK(idx >= 2 && *p == 0, "pairs %s: table parsed", cases[i].name);
     }
-    /* Cyclic is in effect only with -p c, ppn > 0 and W > 2*ppn (§1.1). */
+    /* Cyclic is in effect only with -p c, ppn > 0 and W > 2*ppn, as in Presta 1.2. */
     CHECK(mb_presta_cyclic(&(struct mb_presta_layout){32, 8, 1, 0}), "cyclic W=32 -t 8 -p c");
     CHECK(!mb_presta_cyclic(&(struct mb_presta_layout){16, 8, 1, 0}), "cyclic W=16 -t 8 -p c");
     CHECK(!mb_presta_cyclic(&(struct mb_presta_layout){32, 0, 1, 0}), "cyclic W=32 -p c");
     CHECK(!mb_presta_cyclic(&(struct mb_presta_layout){32, 8, 0, 0}), "cyclic W=32 -t 8");
 }
 
-/* §1.4 "Active communicator": first members in pair order, then the second members. */
+/* The active communicator's order: first members in pair order, then the second members. */
 static void test_active_key(void)
 {
     static const int layouts[][4] = {{8, 0, 0, 0},  {16, 4, 0, 1}, {32, 8, 1, 0},
@@ -194,8 +195,9 @@ static void test_active_key(void)
 }
 
 /* Validation: even W >= 2 (Q6); W a multiple of 2*ppn for -r (Q22) and for effective cyclic
- * (§1.4: "cyclic mode assumes W is a multiple of ppn and W/ppn is even"); -r without -t falls
- * back to the default rule (Q7). Every accepted layout must give a perfect matching for P=W. */
+ * pairing (which assumes W is a multiple of ppn and W/ppn is even); here -r without -t falls
+ * back to the default rule (the command line refuses it before: Q7). Every accepted layout must
+ * give a perfect matching for P=W. */
 static void test_layout_check(void)
 {
     const char *why;
@@ -237,7 +239,7 @@ static void test_layout_check(void)
           "W=8 -r without -t falls back to the default rule (Q7)");
 }
 
-/* §2.2 and Q8: sizes START*FACTOR^i <= STOP, 64-bit, no overflow, bad arguments give none. */
+/* Message sizes (Q8): START*FACTOR^i <= STOP, 64-bit, no overflow, bad arguments give none. */
 static void test_sizes(void)
 {
     long long s[80];
@@ -279,11 +281,12 @@ static void test_sizes(void)
     CHECK(s[0] == 32 && s[1] == 64 && s[2] == -1, "sizes cap 2 writes only 2");
 }
 
-/* §1.5: build every rank's schedule, check its shape, then run it with rendezvous semantics
- * (a transfer k->p happens only when k is sending to p and p is receiving from k; a SENDRECV
- * posts both halves at once). Knowledge travels with messages: know[k][j] = "k has heard (maybe
- * indirectly) that j entered the barrier". A message carries what its sender knew when the
- * step began. Barrier property: every rank knows about every rank when it finishes. */
+/* The butterfly barrier (generic_barrier): build every rank's schedule, check its shape, then run
+ * it with rendezvous semantics (a transfer k->p happens only when k is sending to p and p is
+ * receiving from k; a SENDRECV posts both halves at once). Knowledge travels with messages:
+ * know[k][j] = "k has heard (maybe indirectly) that j entered the barrier". A message carries what
+ * its sender knew when the step began. Barrier property: every rank knows about every rank when it
+ * finishes. */
 #define NMAX 70
 #define SMAX 16
 static struct mb_bfly_step st[NMAX][SMAX];
@@ -385,9 +388,10 @@ static void test_butterfly(void)
     }
 }
 
-/* §1.6 on fake clocks. A coarse clock returns floor((calls + phase) / k) * tick. The algorithm
- * then spins to the first read of a fresh tick (t0), and counts the k reads until the next
- * tick, the last included: the answer is tick / k whatever the phase. */
+/* The footer's MPI_Wtime overhead algorithm on fake clocks. A coarse clock returns
+ * floor((calls + phase) / k) * tick. The algorithm then spins to the first read of a fresh tick
+ * (t0), and counts the k reads until the next tick, the last included: the answer is tick / k
+ * whatever the phase. */
 struct fake_clock {
     long calls, phase, k;
     double tick, step; /* step > 0: fine clock 'calls * step' */
