@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures issue 2 asks for, measured in one run on this machine.
+"""Harness overhead, memory and scale figures, measured in one run on this machine.
 
 1. Harness overhead: IMB-MPI1 PingPong (0 B latency, 4 MiB bandwidth) against the minimal
    hand-written loop bench/ref_pingpong.c, same repetitions, runs alternating, median of

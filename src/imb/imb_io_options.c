@@ -93,7 +93,7 @@ static int check_name(const char *dir, const char *base, int nprocs, struct mb_e
         return mb_usage(err, "invalid value '%s' for --file: expected a file name without '/'",
                         base);
     /* The longest name this run could use must fit, as a path and as one name: no truncated
-     * paths, no run that fails at its first file (issue 13: a 254-character --file). */
+     * paths, no run that fails at its first file (a 254-character --file used to). */
     n = snprintf(longest, sizeof longest, "_g%d_%d", nprocs, nprocs);
     if (strlen(base) + (size_t)n > NAME_MAX)
         return mb_usage(err,

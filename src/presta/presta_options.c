@@ -377,7 +377,7 @@ int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance 
                         p->nargs);
     /* Every process keeps two doubles per sample; rank 0 also builds the JSON record, up to
      * 2 x 25 characters per sample. [total samples] up to INT_MAX asked for 32 GB per
-     * process without a check: refused as rma's window is (issue 13 item 10). */
+     * process without a check: refused as rma's window is. */
     need = 16.0 * (double)p->args[2];
     if (cfg->common.json_path || cfg->common.output_dir)
         need += 50.0 * (double)p->args[2];
