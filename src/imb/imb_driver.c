@@ -337,7 +337,7 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
                                 .bytes = x,
                                 .defects = -1,
                                 .status = why,
-                                .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
+                                .needed_gb = (double)mb_imb_demand_bytes(&r->d) / MB_GB};
         emit(r, &row, tally);
     }
 }
@@ -364,8 +364,9 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
     report(r, x, n, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
 }
 
-/* The largest repetition count of the block and, over its lengths, the most bytes a timed
- * loop moves (I/O: how much of the file the loops cover). */
+/* Over the lengths the block runs (a length skipped for -mem or the int range never
+ * reaches the file), the largest repetition count and the most bytes of its file a
+ * process's timed loops reach (IMB-IO: what the read benchmarks' file must hold). */
 static void extent(struct block_run *r, const long long *lens, size_t nlen)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
@@ -373,11 +374,18 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
     r->a.span = 0;
     r->a.max_reps = 1;
     for (size_t k = 0; k < nlen; k++) {
-        const long most = mb_imb_reps_most(r->b, lens[k], c);
+        const struct mb_imb_demand d =
+            mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
+        long most;
+        long long bytes;
+        if (!mb_imb_runnable(&d, c))
+            continue;
+        most = mb_imb_reps_most(r->b, lens[k], c);
+        bytes = mb_imb_io_file_bytes(r->b, lens[k], r->g.q, c);
         if (most > r->a.max_reps)
             r->a.max_reps = most;
-        if ((long long)most * lens[k] > r->a.span)
-            r->a.span = (long long)most * lens[k];
+        if (bytes > r->a.span)
+            r->a.span = bytes;
     }
 }
 
