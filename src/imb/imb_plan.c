@@ -133,6 +133,19 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     return d;
 }
 
+struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n)
+{
+    /* Iteration i uses buffer i mod slots.n (mb_slot_offset): with fewer iterations than
+     * buffers only the first n are touched, the last one up to its end. */
+    if (n >= 1 && d.slots.n > (size_t)n) {
+        d.slots.n = (size_t)n;
+        d.sregion = (size_t)(n - 1) * d.slots.sstride + d.sbytes;
+        d.rregion = (size_t)(n - 1) * d.slots.rstride + d.rbytes;
+    }
+    d.requests = 0;
+    return d;
+}
+
 long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
                                const struct mb_imb_config *c)
 {

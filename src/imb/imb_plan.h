@@ -77,6 +77,12 @@ struct mb_imb_demand {
 struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
                                    const struct mb_imb_config *c, int check);
 
+/* The part of a demand that the first n iterations of a loop touch: the buffers of
+ * iterations 0 .. n-1 of the rotation or of the sections (IMB's warm-up, guide 5.2.6: two
+ * samples of 4 bytes, whose sections alone would otherwise be sized for a whole timed loop
+ * of that length). */
+struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n);
+
 /* The bytes a length with this demand allocates per process. */
 static inline size_t mb_imb_demand_bytes(const struct mb_imb_demand *d)
 {

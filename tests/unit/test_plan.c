@@ -175,5 +175,26 @@ int main(void)
             EXPECT(mb_imb_demand_bytes(&d) == d.sregion + d.rregion + d.requests);
         }
     }
+    /* The warm-up's two samples touch two buffers of their length's layout, not the sections
+     * of a whole loop (IMB-EXT: 1000 x 4 bytes) nor the whole off-cache rotation. */
+    {
+        struct mb_imb_config ext = {.family = MB_IMB_FAMILY_EXT};
+        int i = mb_imb_find(&mb_imb_family_ext, "Unidir_Put");
+        struct mb_imb_demand d, w;
+        EXPECT(i >= 0);
+        d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4, 2, &ext, 0);
+        w = mb_imb_demand_first(d, 2);
+        EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 1000 * 4);
+        EXPECT_EQ_LL(w.sregion + w.rregion, 2 * 2 * 4);
+        EXPECT_EQ_LL(w.slots.sstride, d.slots.sstride);
+        ext.cache_bytes = 8 * MB;
+        ext.cache_line = 64;
+        d = mb_imb_demand(bench("PingPong"), 4, 2, &ext, 0);
+        w = mb_imb_demand_first(d, 2);
+        EXPECT(d.slots.n > 2);
+        EXPECT_EQ_LL(w.sregion, d.slots.sstride + 4);
+        d = mb_imb_demand(bench("PingPong"), 4, 2, &c, 0);
+        EXPECT_EQ_LL(mb_imb_demand_first(d, 2).sregion, 4); /* one buffer: untouched */
+    }
     return unit_report("test_plan");
 }
