@@ -3,6 +3,8 @@
 #include "beff/beff.h"
 #include "beff/beff_config.h"
 #include "beff/beff_options.h"
+#include "beffio/beffio_config.h"
+#include "beffio/beffio_options.h"
 #include "core/config.h"
 #include "core/listfile.h"
 #include "core/options.h"
@@ -204,6 +206,29 @@ int main(void)
         memset(&err, 0, sizeof err);
         EXPECT(mb_beff_validate(&cfg, &prov, &err) == 0);
         mb_config_free(&cfg);
+    }
+    /* b_eff_io -i: at most MB_BIO_MAX_HINTS lines (each hint is a kilobyte on every process). */
+    for (int lines = MB_BIO_MAX_HINTS; lines <= MB_BIO_MAX_HINTS + 1; lines++) {
+        const char *path = write_file("");
+        FILE *f = fopen(path, "w");
+        struct mb_bio_config *b;
+        for (int i = 0; i < lines; i++)
+            fputs("all all all all striping_unit 1048576\n", f);
+        fclose(f);
+        mb_config_defaults(&cfg);
+        mb_config_settings(&cfg, &mb_bio_settings);
+        b = cfg.settings;
+        b->info_path = mb_xstrdup(path);
+        memset(&err, 0, sizeof err);
+        if (lines == MB_BIO_MAX_HINTS) {
+            EXPECT(mb_bio_hints_read(&cfg, &err) == 0);
+            EXPECT(b->n_hints == MB_BIO_MAX_HINTS);
+        } else {
+            EXPECT(mb_bio_hints_read(&cfg, &err) == 2);
+            EXPECT_STR_CONTAINS(err.msg, ":10001: more than 10000 hints (-i)");
+        }
+        mb_config_free(&cfg);
+        unlink(path);
     }
     return unit_report("test_options");
 }
