@@ -89,8 +89,12 @@ struct mb_beff_patterns {
     MPI_Comm owned[4]; /* the Cartesian communicators */
 };
 
-/* Collective over world: builds every pattern (in b_eff 3.6's order) with nrandom random rings
- * drawn from seed, then applies b_eff 3.6's pong removal. */
+/* The most patterns a set with nrandom random rings holds: the 6 rings, the random ones,
+ * worst ring, two bi-sections, the ping-pong pair and up to 9 Cartesian ones. */
+int mb_beff_pattern_cap(int nrandom);
+
+/* Collective over world: builds every pattern in b_eff 3.6's order with nrandom random rings drawn
+ * from seed, then applies b_eff 3.6's pong removal. */
 void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nrandom,
                             long long seed);
 void mb_beff_patterns_free(struct mb_beff_patterns *set);
@@ -179,6 +183,9 @@ static inline size_t mb_beff_lat(const struct mb_beff_data *d, int k, int rep, i
 
 struct mb_ctx;
 void mb_beff_data_init(struct mb_beff_data *d, const struct mb_config *cfg, int npat);
+/* Bytes mb_beff_data_init allocates on every process for npat patterns and nrep
+ * repetitions (--random and --repetitions enter its memory check). */
+size_t mb_beff_data_bytes(long nrep, int npat);
 void mb_beff_data_free(struct mb_beff_data *d);
 /* Collective: runs the whole measurement. Rank 0 streams one JSON record per
  * measurement and one progress line per size. */

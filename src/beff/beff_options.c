@@ -177,7 +177,7 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
 {
     struct mb_beff_config *b = settings(cfg);
     const unsigned long long avail = prov->mem_per_proc;
-    double need;
+    double need, results;
 
     if (b->ymin == 0 && b->ymax == 0) {
         b->ymin = MB_BEFF_YMIN;
@@ -206,6 +206,17 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
                         "--memory %ld MB needs send and receive buffers of %.1f MB per process "
                         "(2 x 6 x (L_max + 16) bytes), but this node has %.1f MB per process",
                         b->memory_mb, need / 1048576.0, (double)avail / 1048576.0);
+    /* Every process also keeps the results: 45 bytes per (repetition, pattern, size,
+     * method), 570 MB at both maxima. */
+    results = (double)mb_beff_data_bytes(b->repetitions, mb_beff_pattern_cap((int)b->random));
+    if (avail > 0 && need + results > (double)avail)
+        return mb_usage(err,
+                        "--random %ld and --repetitions %ld keep %.1f MB of results per "
+                        "process, which with the buffers of --memory %ld MB (%.1f MB) is more "
+                        "than this node's %.1f MB per process; give fewer random rings or "
+                        "repetitions",
+                        b->random, b->repetitions, results / 1048576.0, b->memory_mb,
+                        need / 1048576.0, (double)avail / 1048576.0);
     return mb_prefix_resolve(&b->prefix, "b_eff", cfg->common.output_dir, err);
 }
 

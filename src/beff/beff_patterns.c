@@ -246,10 +246,15 @@ void mb_beff_pong_removal(struct mb_beff_pattern *p)
     }
 }
 
+int mb_beff_pattern_cap(int nrandom)
+{
+    return MB_BEFF_RINGS + nrandom + 4 + 2 + 7;
+}
+
 void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nrandom,
                             long long seed)
 {
-    const int cap = MB_BEFF_RINGS + nrandom + 4 + 2 + 7;
+    const int cap = mb_beff_pattern_cap(nrandom);
     int n, rank, *pos, *steps0;
     long long *counts;
     unsigned short state[3];

@@ -59,6 +59,11 @@ static int one_line(void *user, const char *entry, struct mb_error *err)
 
     memset(&h, 0, sizeof h);
     h.line = ++r->line;
+    if (b->n_hints == MB_BIO_MAX_HINTS)
+        return mb_usage(err,
+                        "more than %d hints (-i); 'all' in a field lets one line cover every "
+                        "partition, access, type or chunk size",
+                        MB_BIO_MAX_HINTS);
     if (sscanf(entry, "%63s %63s %63s %63s %n", f[0], f[1], f[2], f[3], &used) != 4 || used == 0)
         return mb_usage(err, "expected 'nprocs access type chunk key value', got '%s'", entry);
     rest = entry + used;

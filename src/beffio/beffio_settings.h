@@ -3,14 +3,19 @@
 #define MB_BEFFIO_SETTINGS_H
 
 enum {
-    MB_BIO_PATTERNS = 43,       /* the pattern table (b_eff paper Table 2) */
-    MB_BIO_TYPES = 5,           /* scatter, shared, separate, segmented, seg_coll */
-    MB_BIO_ACCESSES = 3,        /* initial write, rewrite, read */
-    MB_BIO_POSITIONS = 7,       /* reported chunk sizes 1k, +8, 32k, +8, 1M, +8, Lmax */
-    MB_BIO_MAX_PARTITIONS = 10, /* -N takes at most 10 values (b_eff_io 2.1) */
-    MB_BIO_U_ACCESS = 64,       /* sum of the time units of one access method */
-    MB_BIO_U_REWRITE0 = 22,     /* ... of the type-0 patterns: the default rewrite pass */
-    MB_BIO_MAX_ERRORS_SHOWN = 1 /* -e: data errors printed per pattern and process */
+    MB_BIO_PATTERNS = 43,        /* the pattern table (b_eff paper Table 2) */
+    MB_BIO_TYPES = 5,            /* scatter, shared, separate, segmented, seg_coll */
+    MB_BIO_ACCESSES = 3,         /* initial write, rewrite, read */
+    MB_BIO_POSITIONS = 7,        /* reported chunk sizes 1k, +8, 32k, +8, 1M, +8, Lmax */
+    MB_BIO_MAX_PARTITIONS = 10,  /* -N takes at most 10 values (b_eff_io 2.1) */
+    MB_BIO_U_ACCESS = 64,        /* sum of the time units of one access method */
+    MB_BIO_U_REWRITE0 = 22,      /* ... of the type-0 patterns: the default rewrite pass */
+    MB_BIO_MAX_ERRORS_SHOWN = 1, /* -e: data errors printed per pattern and process */
+    /* -i: at most this many hint lines. Each is a struct of MPI_MAX_INFO_KEY +
+     * MPI_MAX_INFO_VAL bytes held by every process (1.3 kB with MPICH), so a 16 MiB file of
+     * short lines was over 1 GB per process; "all" lets a few lines cover every partition,
+     * access, type and chunk size. */
+    MB_BIO_MAX_HINTS = 10000
 };
 
 /* The default scheduled time for all partitions together, seconds (b_eff_io 2.1's T_CRIT). */

@@ -55,7 +55,8 @@ struct mb_imb_args {
     int group_no; /* the group's number in Multi mode (file names "_g<group>"), else -1 */
     int world_rank;
     /* For hooks that serve several rows: the row, the settings, and the extent of the
-     * block's timed loops (the largest repetition count times X, and that count). */
+     * block's timed loops over the lengths it runs (the bytes of its file a process's loops
+     * reach, mb_imb_io_file_bytes, and the largest repetition count). */
     const struct mb_imb_bench *bench;
     const struct mb_imb_config *cfg;
     int selftest;

@@ -337,7 +337,7 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
                                 .bytes = x,
                                 .defects = -1,
                                 .status = why,
-                                .needed_gb = (double)(r->d.sregion + r->d.rregion) / MB_GB};
+                                .needed_gb = (double)mb_imb_demand_bytes(&r->d) / MB_GB};
         emit(r, &row, tally);
     }
 }
@@ -364,8 +364,9 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
     report(r, x, n, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
 }
 
-/* The largest repetition count of the block and, over its lengths, the most bytes a timed
- * loop moves (I/O: how much of the file the loops cover). */
+/* Over the lengths the block runs (a length skipped for -mem or the int range never
+ * reaches the file), the largest repetition count and the most bytes of its file a
+ * process's timed loops reach (IMB-IO: what the read benchmarks' file must hold). */
 static void extent(struct block_run *r, const long long *lens, size_t nlen)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
@@ -373,15 +374,34 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
     r->a.span = 0;
     r->a.max_reps = 1;
     for (size_t k = 0; k < nlen; k++) {
-        const long most = mb_imb_reps_most(r->b, lens[k], c);
+        const struct mb_imb_demand d =
+            mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
+        long most;
+        long long bytes;
+        if (!mb_imb_runnable(&d, c))
+            continue;
+        most = mb_imb_reps_most(r->b, lens[k], c);
+        bytes = mb_imb_io_file_bytes(r->b, lens[k], r->g.q, c);
         if (most > r->a.max_reps)
             r->a.max_reps = most;
-        if ((long long)most * lens[k] > r->a.span)
-            r->a.span = (long long)most * lens[k];
+        if (bytes > r->a.span)
+            r->a.span = bytes;
     }
 }
 
-/* Message-buffer regions large enough for every length that fits the cap, and the warm-up. */
+/* The warm-up (guide 5.2.6): N_WARMUP samples of warm_x bytes touch the first N_WARMUP
+ * buffers of that length's layout only - not the sections of a whole timed loop, which the
+ * cap may leave unallocated (IMB-EXT -mem 1e-6 put its warm-up past the end of its window:
+ * MPI_ERR_RMA_RANGE). */
+static struct mb_imb_demand warmup_demand(const struct block_run *r, long long warm_x)
+{
+    return mb_imb_demand_first(
+        mb_imb_demand(r->b, warm_x, r->g.q, mb_imb_cfg(r->cfg), r->cfg->common.check),
+        r->f->warmups);
+}
+
+/* Message-buffer regions large enough for every length that fits the cap, and for the
+ * warm-up when it fits too (it runs only then). */
 static int allocate(struct block_run *r, const long long *lens, size_t nlen, long long warm_x,
                     char **sregion, char **rregion, size_t *sbytes, size_t *rbytes)
 {
@@ -389,8 +409,9 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     int ok;
 
     for (size_t k = 0; k <= nlen; k++) {
-        struct mb_imb_demand d = mb_imb_demand(r->b, k < nlen ? lens[k] : warm_x, r->g.q,
-                                               mb_imb_cfg(r->cfg), r->cfg->common.check);
+        struct mb_imb_demand d = k < nlen ? mb_imb_demand(r->b, lens[k], r->g.q, mb_imb_cfg(r->cfg),
+                                                          r->cfg->common.check)
+                                          : warmup_demand(r, warm_x);
         if (!mb_imb_runnable(&d, mb_imb_cfg(r->cfg)))
             continue;
         if (d.sregion > smax)
@@ -442,6 +463,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     size_t nlen = mb_imb_lengths(b, c, lens);
     char *sregion, *rregion;
     size_t sbytes, rbytes;
+    struct mb_imb_demand warm;
     int ok;
 
     r->blk = (struct mb_block){.suite = r->f->name,
@@ -486,9 +508,11 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         mb_imb_text_block(&ctx->out, &r->blk);
     }
     setup(r, ok);
-    if (ok && r->f->warmups > 0) {
+    warm = warmup_demand(r, warm_x);
+    if (ok && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
         /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes, completed as
-         * the block's mode does; the time is not used. */
+         * the block's mode does; the time is not used. Left out when a -mem too small for
+         * 4 bytes leaves it no room (then only 0-byte lengths run). */
         set_length(r, warm_x);
         (void)timed_loop(r, r->f->warmups, 0);
     }

@@ -146,16 +146,17 @@ void mb_imb_io_setup(struct mb_imb_args *a)
                               c->io_force || mb_scratch_is_ours(st->path) ? MB_SCRATCH_FORCE : 0,
                               &err) != 0)
             mb_die("%s", err.msg);
-        if (b->io.read) {
-            /* A private file holds this process's portions: at most X/Q + one int each. */
-            long long bytes =
-                priv ? a->span / a->size + MB_IMB_IO_ASSIGN_SIZE * a->max_reps : a->span;
-            prefill(a, st->path, bytes);
-        }
+        /* The tiles the block's loops read (a private file: this process's portions). */
+        if (b->io.read)
+            prefill(a, st->path, a->span);
     }
     MB_MPI(MPI_Barrier(a->comm));
-    st->reqs = mb_xcalloc((size_t)a->max_reps, sizeof *st->reqs);
-    st->stats = mb_xcalloc((size_t)a->max_reps, sizeof *st->stats);
+    /* Only independent non-blocking rows hold a request per transfer; their arrays are part
+     * of the length's demand (imb_plan.c), so they fit the -mem cap. */
+    if (b->istart && !b->one_by_one) {
+        st->reqs = mb_xcalloc((size_t)a->max_reps, sizeof *st->reqs);
+        st->stats = mb_xcalloc((size_t)a->max_reps, sizeof *st->stats);
+    }
     if (b->sizeless)
         return; /* Open_Close opens the file in its kernel */
     if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)

@@ -123,8 +123,41 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     }
     d.sregion = d.slots.n > 1 ? d.slots.n * d.slots.sstride : d.sbytes;
     d.rregion = d.slots.n > 1 ? d.slots.n * d.slots.rstride : d.rbytes;
+    /* Independent non-blocking I/O starts every transfer of the loop before it waits
+     * (guide 4.2.5): at most INT_MAX (-iter's bound) x a few dozen bytes. Split collectives
+     * have one outstanding transfer and no requests. */
+    d.requests = b->istart && !b->one_by_one ? (size_t)mb_imb_reps_most(b, x, c) *
+                                                   (sizeof(MPI_Request) + sizeof(MPI_Status))
+                                             : 0;
     d.int_overflow = (b->sbuf.per_rank || b->rbuf.per_rank) && (long long)q * x > INT_MAX;
     return d;
+}
+
+struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n)
+{
+    /* Iteration i uses buffer i mod slots.n (mb_slot_offset): with fewer iterations than
+     * buffers only the first n are touched, the last one up to its end. */
+    if (n >= 1 && d.slots.n > (size_t)n) {
+        d.slots.n = (size_t)n;
+        d.sregion = (size_t)(n - 1) * d.slots.sstride + d.sbytes;
+        d.rregion = (size_t)(n - 1) * d.slots.rstride + d.rbytes;
+    }
+    d.requests = 0;
+    return d;
+}
+
+long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
+                               const struct mb_imb_config *c)
+{
+    const long long reps = mb_imb_reps_most(b, x, c);
+    long long share;
+
+    if (b->file != MB_IMB_PRIVATE_FILES)
+        return reps * x;
+    /* The first process's portion is the largest (mb_imb_io_prepare): ceil(units / q) ints,
+     * cut at X. Both factors are bounded (reps <= INT_MAX, X <= INT_MAX): no overflow. */
+    share = demand_of((struct mb_imb_bufsize){1, 0, 1}, 0, x, q);
+    return reps * (share < x ? share : x);
 }
 
 /* A benchmark on one process count: one block, or with aggregate modes two - aggregate
@@ -227,8 +260,8 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         n = mb_imb_lengths(b, c, lens);
         for (size_t k = 0; k < n; k++) {
             struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, c, cfg->common.check);
-            if (mb_imb_runnable(&d, c) && d.sregion + d.rregion > most)
-                most = d.sregion + d.rregion;
+            if (mb_imb_runnable(&d, c) && mb_imb_demand_bytes(&d) > most)
+                most = mb_imb_demand_bytes(&d);
         }
         snprintf(name, sizeof name, "%s%s", b->name,
                  it->mode == MB_IMB_AGGREGATE       ? ":aggr"

@@ -64,22 +64,44 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
 size_t mb_imb_max_lengths(const struct mb_imb_config *c);
 
 /* Buffer layout and demand per process for length x on q processes (guide 7.1): send and
- * receive regions including the off-cache rotation. */
+ * receive regions including the off-cache rotation, and the request and status arrays of
+ * non-blocking I/O, one of each per transfer of the timed loop (their size grows with -iter
+ * alone, so they count against -mem as the buffers do). */
 struct mb_imb_demand {
     size_t sbytes, rbytes; /* one send / receive buffer */
     struct mb_slots slots;
     size_t sregion, rregion; /* the whole rotation */
+    size_t requests;         /* non-blocking I/O's request and status arrays */
     int int_overflow;        /* a count or displacement would exceed INT_MAX */
 };
 struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
                                    const struct mb_imb_config *c, int check);
 
-/* Whether a length with this demand is run: its counts fit an int and its buffers fit the
+/* The part of a demand that the first n iterations of a loop touch: the buffers of
+ * iterations 0 .. n-1 of the rotation or of the sections (IMB's warm-up, guide 5.2.6: two
+ * samples of 4 bytes, whose sections alone would otherwise be sized for a whole timed loop
+ * of that length). */
+struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n);
+
+/* The bytes a length with this demand allocates per process. */
+static inline size_t mb_imb_demand_bytes(const struct mb_imb_demand *d)
+{
+    return d->sregion + d->rregion + d->requests;
+}
+
+/* Whether a length with this demand is run: its counts fit an int and its memory fits the
  * -mem cap (guide 5.1.2.7). Otherwise its row says why it was skipped. */
 static inline int mb_imb_runnable(const struct mb_imb_demand *d, const struct mb_imb_config *c)
 {
-    return !d->int_overflow && d->sregion + d->rregion <= c->mem_cap;
+    return !d->int_overflow && mb_imb_demand_bytes(d) <= c->mem_cap;
 }
+
+/* IMB-IO: the bytes of its file one process's timed loops reach at length x on q processes
+ * (guide 4.2.2.2.2: transfer i uses the i-th tile): the largest repetition count times X for
+ * a file the group shares, times the largest portion of X (whole ints, at most X) for a
+ * private file; what the read benchmarks' file must hold. */
+long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
+                               const struct mb_imb_config *c);
 
 /* Builds the plan (all ranks, deterministic from the configuration). */
 void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg);

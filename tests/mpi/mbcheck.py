@@ -33,6 +33,7 @@ parser(doc, *, fragments=False, files=True) -> argparse.ArgumentParser
       --file NAME=CONTENT               create this file first ("\\n" = newline; NAME/ = a
                                         directory; repeatable)
       --creates PATH                    the run must create PATH (repeatable)
+      --size PATH=BYTES                 a file --creates names has exactly BYTES bytes
       --text-copy PATH                  a file the run creates that must equal stdout
     and then the run may leave no new file outside --creates' top directories and the paths
     given to Run.allow(). Without files=True the checker checks the files itself
@@ -206,6 +207,8 @@ def parser(doc, *, fragments=False, files=True):
         ap.add_argument("--creates", action="append", default=[],
                         help="a file the run must create (relative to its directory; repeatable)")
         ap.add_argument("--text-copy", help="a created file that must equal stdout")
+        ap.add_argument("--size", action="append", default=[],
+                        help="PATH=BYTES: a created file's exact size (repeatable)")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="-- the program's arguments")
     return ap
 
@@ -283,6 +286,10 @@ class Run:
         opts = self.opts
         for path in opts.creates:
             check(os.path.isfile(self.path(path)), f"{path} was not created")
+        for spec in opts.size:
+            path, _, want = spec.rpartition("=")
+            got = os.path.getsize(self.path(path)) if os.path.isfile(self.path(path)) else None
+            check(got == int(want), f"{path} has {got} bytes, expected {want}")
         if opts.text_copy:
             check(os.path.isfile(self.path(opts.text_copy)), f"{opts.text_copy} was not created")
             check(self.read(opts.text_copy) == self.stdout, f"{opts.text_copy} differs from stdout")

@@ -1,5 +1,10 @@
 /* Command-line parsing: strict numbers, the IMB option table (guide 5.1.2), benchmark names,
  * -msglen and -input files with file:line errors, and validation. */
+#include "beff/beff.h"
+#include "beff/beff_config.h"
+#include "beff/beff_options.h"
+#include "beffio/beffio_config.h"
+#include "beffio/beffio_options.h"
 #include "core/config.h"
 #include "core/listfile.h"
 #include "core/options.h"
@@ -177,6 +182,53 @@ int main(void)
         EXPECT(IMBC(cfg)->cache_bytes > 0 && IMBC(cfg)->cache_line > 0);
         EXPECT(IMBC(cfg)->mem_cap == 4ull << 30); /* default: half the memory per process */
         mb_config_free(&cfg);
+    }
+    /* b_eff: the results every process keeps count with the buffers against the node's
+     * memory (570 MB at --random 10000 --repetitions 20; 3.3 MB at the defaults). */
+    {
+        struct mb_provenance prov = {0};
+        struct mb_beff_config *b;
+        prov.mem_per_proc = 256ull << 20;
+        mb_config_defaults(&cfg);
+        mb_config_settings(&cfg, &mb_beff_settings);
+        cfg.nprocs = 2;
+        b = cfg.settings;
+        b->memory_mb = 1;
+        b->random = 10000;
+        b->repetitions = 20;
+        memset(&err, 0, sizeof err);
+        EXPECT(mb_beff_validate(&cfg, &prov, &err) == 2);
+        EXPECT_STR_CONTAINS(err.msg, "--random 10000 and --repetitions 20 keep 5");
+        EXPECT(mb_beff_data_bytes(20, mb_beff_pattern_cap(10000)) > 500ull << 20);
+        EXPECT(mb_beff_data_bytes(3, mb_beff_pattern_cap(30)) < 4ull << 20);
+        b->random = 30;
+        b->repetitions = 3;
+        memset(&err, 0, sizeof err);
+        EXPECT(mb_beff_validate(&cfg, &prov, &err) == 0);
+        mb_config_free(&cfg);
+    }
+    /* b_eff_io -i: at most MB_BIO_MAX_HINTS lines (each hint is a kilobyte on every process). */
+    for (int lines = MB_BIO_MAX_HINTS; lines <= MB_BIO_MAX_HINTS + 1; lines++) {
+        const char *path = write_file("");
+        FILE *f = fopen(path, "w");
+        struct mb_bio_config *b;
+        for (int i = 0; i < lines; i++)
+            fputs("all all all all striping_unit 1048576\n", f);
+        fclose(f);
+        mb_config_defaults(&cfg);
+        mb_config_settings(&cfg, &mb_bio_settings);
+        b = cfg.settings;
+        b->info_path = mb_xstrdup(path);
+        memset(&err, 0, sizeof err);
+        if (lines == MB_BIO_MAX_HINTS) {
+            EXPECT(mb_bio_hints_read(&cfg, &err) == 0);
+            EXPECT(b->n_hints == MB_BIO_MAX_HINTS);
+        } else {
+            EXPECT(mb_bio_hints_read(&cfg, &err) == 2);
+            EXPECT_STR_CONTAINS(err.msg, ":10001: more than 10000 hints (-i)");
+        }
+        mb_config_free(&cfg);
+        unlink(path);
     }
     return unit_report("test_options");
 }

@@ -6,6 +6,7 @@
 #include "imb/imb_plan.h"
 #include "unit.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #define MB (1024LL * 1024LL)
@@ -15,6 +16,13 @@ static const struct mb_imb_bench *bench(const char *name)
     int i = mb_imb_find(&mb_imb_family_mpi1, name);
     EXPECT(i >= 0);
     return &mb_imb_family_mpi1.benchmarks[i < 0 ? 0 : i];
+}
+
+static const struct mb_imb_bench *io_bench(const char *name)
+{
+    int i = mb_imb_find(&mb_imb_family_io, name);
+    EXPECT(i >= 0);
+    return &mb_imb_family_io.benchmarks[i < 0 ? 0 : i];
 }
 
 static long long demand(const char *name, long long x, int q, int check)
@@ -137,6 +145,56 @@ int main(void)
         /* Off: one buffer of each. */
         c = (struct mb_imb_config){0};
         EXPECT_EQ_LL(mb_slots_for(100, 200, 0, 64).n, 1);
+    }
+    /* IMB-IO with -iter's largest MSGSPERSAMPLE (OVERALL_VOL stays 16 MB): a read's file holds
+     * the tiles its loops reach (guide 4.2.2.2.2) - n x X for a shared file, n x the first
+     * process's portion (whole ints, at most X) for a private one, nothing at 0 bytes - and
+     * only independent non-blocking rows hold a request and a status per transfer, in the
+     * demand that -mem caps. */
+    {
+        const struct mb_imb_config io = {.family = MB_IMB_FAMILY_IO, .msgspersample = INT_MAX};
+        const size_t per = sizeof(MPI_Request) + sizeof(MPI_Status);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("S_Read_Indv"), 0, 1, &io), 0);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("S_Read_Indv"), 1, 1, &io), 16 * MB);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("P_Read_Priv"), 1, 2, &io), 16 * MB);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("P_Read_Priv"), 10, 3, &io), 16 * MB / 10 * 4);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("P_Read_Indv"), 1000, 4, &io),
+                     16 * MB / 1000 * 1000);
+        EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("P_Read_Indv"), 0, 4, &io), 0);
+        EXPECT_EQ_LL(mb_imb_demand(io_bench("P_IRead_Indv"), 0, 2, &io, 0).requests,
+                     (long long)INT_MAX * (long long)per);
+        EXPECT_EQ_LL(mb_imb_demand(io_bench("P_IRead_Indv"), 1, 2, &io, 0).requests,
+                     16 * MB * (long long)per);
+        EXPECT_EQ_LL(mb_imb_demand(io_bench("C_IRead_Indv"), 0, 2, &io, 0).requests, 0);
+        EXPECT_EQ_LL(mb_imb_demand(io_bench("S_Read_Indv"), 0, 1, &io, 0).requests, 0);
+        {
+            struct mb_imb_config capped = io;
+            struct mb_imb_demand d = mb_imb_demand(io_bench("P_IRead_Indv"), 0, 2, &io, 0);
+            capped.mem_cap = 1ULL << 30;
+            EXPECT(!mb_imb_runnable(&d, &capped));
+            EXPECT(mb_imb_demand_bytes(&d) == d.sregion + d.rregion + d.requests);
+        }
+    }
+    /* The warm-up's two samples touch two buffers of their length's layout, not the sections
+     * of a whole loop (IMB-EXT: 1000 x 4 bytes) nor the whole off-cache rotation. */
+    {
+        struct mb_imb_config ext = {.family = MB_IMB_FAMILY_EXT};
+        int i = mb_imb_find(&mb_imb_family_ext, "Unidir_Put");
+        struct mb_imb_demand d, w;
+        EXPECT(i >= 0);
+        d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4, 2, &ext, 0);
+        w = mb_imb_demand_first(d, 2);
+        EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 1000 * 4);
+        EXPECT_EQ_LL(w.sregion + w.rregion, 2 * 2 * 4);
+        EXPECT_EQ_LL(w.slots.sstride, d.slots.sstride);
+        ext.cache_bytes = 8 * MB;
+        ext.cache_line = 64;
+        d = mb_imb_demand(bench("PingPong"), 4, 2, &ext, 0);
+        w = mb_imb_demand_first(d, 2);
+        EXPECT(d.slots.n > 2);
+        EXPECT_EQ_LL(w.sregion, d.slots.sstride + 4);
+        d = mb_imb_demand(bench("PingPong"), 4, 2, &c, 0);
+        EXPECT_EQ_LL(mb_imb_demand_first(d, 2).sregion, 4); /* one buffer: untouched */
     }
     return unit_report("test_plan");
 }
