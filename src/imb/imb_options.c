@@ -32,6 +32,7 @@ static const struct mb_imb_family *family_of(const struct mb_config *cfg)
 static int select_name(struct mb_config *cfg, const char *name, struct mb_error *err)
 {
     struct mb_imb_config *c = settings(cfg);
+    const char *given = name;
     int multi = 0, idx, sel;
 
     if (strncasecmp(name, "Multi-", 6) == 0) {
@@ -39,8 +40,9 @@ static int select_name(struct mb_config *cfg, const char *name, struct mb_error 
         name += 6;
     }
     idx = mb_imb_find(family_of(cfg), name);
-    if (idx < 0)
-        return mb_usage(err, "unknown benchmark '%s' (see -help for the list)", name);
+    if (idx < 0) /* "Multi-" alone is named whole, not as the empty name after it */
+        return mb_usage(err, "unknown benchmark '%s' (see -help for the list)",
+                        *name ? name : given);
     sel = MB_IMB_SEL(idx, multi);
     for (size_t i = 0; i < c->n_selected; i++)
         if (c->selected[i] == sel)
