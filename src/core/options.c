@@ -226,8 +226,10 @@ int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_position
             }
         }
         if (!o) {
-            /* A lone "-" or a negative number is not a flag, but nothing takes it here. */
-            if (arg[0] == '-' && arg[1] != '\0')
+            /* A negative number is not a flag: a suite with positional numbers (allred) says
+             * what is wrong with its value; elsewhere it is an unknown option. */
+            const int negative = arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9';
+            if (arg[0] == '-' && arg[1] != '\0' && !(negative && positional))
                 return mb_usage(err, "unknown option '%s'", arg);
             if (!positional)
                 return mb_usage(err, "unexpected argument '%s'", arg);
