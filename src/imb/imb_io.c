@@ -154,6 +154,11 @@ void mb_imb_io_setup(struct mb_imb_args *a)
         }
     }
     MB_MPI(MPI_Barrier(a->comm));
+    if (!priv)
+        mb_scratch_require_shared(st->path, a->comm,
+                                  "files that several processes open together need a --dir "
+                                  "that every process sees (a shared file system); in a "
+                                  "node-local directory only the S_ and P_*_Priv benchmarks run");
     st->reqs = mb_xcalloc((size_t)a->max_reps, sizeof *st->reqs);
     st->stats = mb_xcalloc((size_t)a->max_reps, sizeof *st->stats);
     if (b->sizeless)
