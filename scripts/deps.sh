@@ -5,10 +5,11 @@
 set -eu
 
 PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev"
-# With --tests (scripts/test.sh): what the tests use besides - an HTML validator and a
-# headless browser that loads the main job's index.html.
+# With --tests (scripts/test.sh): what the tests use besides - an HTML validator, a
+# headless browser that loads the main job's index.html, and iproute2 (`ip`) for the
+# multi-host tier's network namespaces (tests/multihost).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES tidy chromium"
+    PACKAGES="$PACKAGES tidy chromium iproute2"
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -74,9 +74,10 @@ struct mb_beff_pattern {
     int sendrecv_only; /* the ping-pong pair is measured with Sendrecv only (b_eff 3.6) */
     int sends;         /* messages this process sends per iteration */
     /* The same on every process (reduced when the set is built): */
-    long long messages; /* messages per iteration of the whole pattern (b_eff paper §3) */
-    int participants;   /* processes that take part */
-    int steps0;         /* rank 0's step count, for the PATTERN section */
+    long long messages;    /* messages per iteration of the whole pattern (b_eff paper §3) */
+    int participants;      /* processes that take part */
+    int steps0;            /* rank 0's step count, for the PATTERN section */
+    long long within_host; /* of the messages, those whose sender and receiver share a host */
 };
 
 struct mb_beff_patterns {
@@ -84,6 +85,7 @@ struct mb_beff_patterns {
     int n;
     int first_info; /* index of the first pattern that does not enter b_eff */
     int pingpong;   /* index of the ping-pong pair */
+    int nhosts;     /* hosts (MPI_COMM_TYPE_SHARED nodes) the processes run on */
     int cart_c[2];  /* Cartesian process counts for 2-D and 3-D */
     int cart_dims[2][3];
     MPI_Comm owned[4]; /* the Cartesian communicators */

@@ -24,6 +24,7 @@ void mb_beff_json_patterns(const struct mb_ctx *ctx, const struct mb_beff_patter
         mb_jobj_str(&o, "label", q->label);
         mb_jobj_str(&o, "role", role_name(q->role));
         mb_jobj_int(&o, "messages_per_iteration", q->messages);
+        mb_jobj_int(&o, "messages_within_host", q->within_host);
         mb_jobj_int(&o, "participants", q->participants);
         mb_jobj_int(&o, "steps_rank0", q->steps0);
         mb_jobj_bool(&o, "sendrecv_only", q->sendrecv_only);

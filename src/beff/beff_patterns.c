@@ -251,11 +251,53 @@ int mb_beff_pattern_cap(int nrandom)
     return MB_BEFF_RINGS + nrandom + 4 + 2 + 7;
 }
 
+/* The host of every world rank, named by its lowest world rank (MPI_Comm_split_type), and
+ * the number of hosts. */
+static int *host_of_ranks(MPI_Comm world, int n, int rank, int *nhosts)
+{
+    MPI_Comm node;
+    int leader = rank, *host = mb_xmalloc((size_t)n * sizeof *host);
+
+    MB_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node));
+    MB_MPI(MPI_Comm_free(&node));
+    MB_MPI(MPI_Allgather(&leader, 1, MPI_INT, host, 1, MPI_INT, world));
+    *nhosts = 0;
+    for (int r = 0; r < n; r++)
+        *nhosts += host[r] == r;
+    return host;
+}
+
+/* Messages this process sends per iteration to a process on its own host. Whether a ring
+ * stays inside the SMP nodes decides what it measures (the b_eff paper §3: the numbering of
+ * the processes on a cluster of SMP nodes has a heavy impact on the ring patterns). */
+static long long sends_within_host(const struct mb_beff_pattern *p, MPI_Comm world, const int *host,
+                                   int rank)
+{
+    MPI_Group pg, wg;
+    long long within = 0;
+
+    if (p->comm == MPI_COMM_NULL || p->nsteps == 0)
+        return 0;
+    MB_MPI(MPI_Comm_group(p->comm, &pg));
+    MB_MPI(MPI_Comm_group(world, &wg));
+    for (int j = 0; j < p->nsteps; j++) {
+        int dest = p->step[j].dest, w;
+        if (dest == MPI_PROC_NULL)
+            continue;
+        MB_MPI(MPI_Group_translate_ranks(pg, 1, &dest, wg, &w));
+        within += w != MPI_UNDEFINED && host[w] == host[rank];
+    }
+    MB_MPI(MPI_Group_free(&pg));
+    MB_MPI(MPI_Group_free(&wg));
+    return within;
+}
+
 void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nrandom,
                             long long seed)
 {
     const int cap = mb_beff_pattern_cap(nrandom);
-    int n, rank, *pos, *steps0;
+    int n, rank, *pos, *steps0, *host;
     long long *counts;
     unsigned short state[3];
     struct mb_beff_pattern *p;
@@ -297,22 +339,27 @@ void mb_beff_patterns_build(struct mb_beff_patterns *set, MPI_Comm world, int nr
     cartesian(set, cap, world, n, 1);
     free(pos);
 
-    /* Whole-pattern figures: messages per iteration, participants, rank 0's steps. */
-    counts = mb_xcalloc(2 * (size_t)set->n, sizeof *counts);
+    /* Whole-pattern figures: messages per iteration (and how many stay within a host),
+     * participants, rank 0's steps. */
+    host = host_of_ranks(world, n, rank, &set->nhosts);
+    counts = mb_xcalloc(3 * (size_t)set->n, sizeof *counts);
     steps0 = mb_xmalloc((size_t)set->n * sizeof *steps0);
     for (int i = 0; i < set->n; i++) {
         mb_beff_pong_removal(&set->p[i]);
         for (int j = 0; j < set->p[i].nsteps; j++)
             set->p[i].sends += set->p[i].step[j].dest != MPI_PROC_NULL;
-        counts[2 * i] = set->p[i].sends;
-        counts[2 * i + 1] = set->p[i].participation == 1;
+        counts[3 * i] = set->p[i].sends;
+        counts[3 * i + 1] = set->p[i].participation == 1;
+        counts[3 * i + 2] = sends_within_host(&set->p[i], world, host, rank);
         steps0[i] = set->p[i].nsteps;
     }
-    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2 * set->n, MPI_LONG_LONG, MPI_SUM, world));
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, counts, 3 * set->n, MPI_LONG_LONG, MPI_SUM, world));
     MB_MPI(MPI_Bcast(steps0, set->n, MPI_INT, 0, world));
+    free(host);
     for (int i = 0; i < set->n; i++) {
-        set->p[i].messages = counts[2 * i];
-        set->p[i].participants = (int)counts[2 * i + 1];
+        set->p[i].messages = counts[3 * i];
+        set->p[i].participants = (int)counts[3 * i + 1];
+        set->p[i].within_host = counts[3 * i + 2];
         set->p[i].steps0 = steps0[i];
         /* A pattern in which nobody sends (bi-sections with one process) is not measured. */
         if (set->p[i].messages == 0) {

@@ -53,13 +53,31 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     return 0;
 }
 
-static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
+/* How many messages of each pattern stay within a host: which patterns measure the network
+ * between the hosts and which the inside of one (the b_eff paper §3 on SMP clusters). */
+static void host_structure(const struct mb_beff_patterns *set, const struct mb_out *out)
+{
+    mb_printf(out,
+              "# Messages within a host per pattern (of all messages of one iteration), %d "
+              "host%s:\n",
+              set->nhosts, set->nhosts == 1 ? "" : "s");
+    for (int p = 0; p < set->n; p++) {
+        char v[48];
+        snprintf(v, sizeof v, "%lld/%lld", set->p[p].within_host, set->p[p].messages);
+        mb_printf(out, "%s p%02d %-9s%s", p % 6 == 0 ? "# " : "", p, v,
+                  p % 6 == 5 || p == set->n - 1 ? "\n" : "");
+    }
+}
+
+static void header(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                   const struct mb_beff_patterns *set)
 {
     mb_printf(&ctx->out, "#------------------------------------------------------------\n"
                          "# mpibench b_eff: effective communication bandwidth\n"
                          "#------------------------------------------------------------\n");
     mb_provenance_text(ctx->prov, &ctx->out);
     mb_settings_text(ctx->suite, cfg, &ctx->out);
+    host_structure(set, &ctx->out);
     mb_flush(&ctx->out);
 }
 
@@ -106,7 +124,7 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
     mb_beff_patterns_build(&set, ctx->world, (int)mb_beff_cfg(cfg)->random, mb_beff_cfg(cfg)->seed);
     mb_beff_data_init(&d, cfg, set.n);
     if (ctx->rank == 0) {
-        header(ctx, cfg);
+        header(ctx, cfg, &set);
         mb_beff_json_patterns(ctx, &set);
     }
     {
@@ -165,7 +183,7 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     if (ctx->rank == 0) {
         struct mb_beff_report r = {cfg, ctx->prov, &set, &d, NULL, ctx->size, 0};
         long long n = 0;
-        header(ctx, cfg);
+        header(ctx, cfg, &set);
         mb_beff_head(&r, &ctx->out, 0);
         for (int p = 0; p < set.n; p++)
             for (int m = 0; m < MB_BEFF_METHODS; m++)

@@ -155,6 +155,11 @@ static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_s
     if (a == MB_BIO_WRITE) {
         mb_bio_file_create(r, &ps->f);
         barrier(comm); /* every file exists before anyone opens it */
+        if (type != MB_BIO_SEPARATE)
+            mb_scratch_require_shared(ps->f.path, comm,
+                                      "types 0, 1, 3 and 4 share one file among the processes "
+                                      "of a partition, so -p must name a directory that every "
+                                      "process sees (a shared file system)");
     }
     barrier(comm);
     t0 = mb_now();

@@ -153,6 +153,18 @@ void mb_scratch_signals_restore(const struct mb_scratch_signals *saved);
 int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh,
                     struct mb_error *err);
 
+/* Collective over comm, after rank 0 of comm created path and a barrier: every process must
+ * open that same file (same inode), i.e. the directory must be one that every process sees.
+ * A node-local directory (/tmp on each node) gives the processes of other hosts no such file,
+ * or another one of that name, and Open MPI 4.1's MPI_File_open then hangs: the processes
+ * whose open failed wait in the cleanup of their failed open, the others in the set-up of the
+ * shared file pointer. Returns when every process sees the file; otherwise rank 0 of comm
+ * ends the job (mb_die) with one message naming the file, a process that does not see it and
+ * the hosts of both, followed by hint (what the suite can do with a node-local directory);
+ * the other processes wait for that end. Open rather than stat: opening revalidates cached
+ * lookups on NFS (close-to-open consistency), a stat may answer from a cache. */
+void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint);
+
 /* How far a file reaches after writes, collective over comm (the file's communicator): the
  * largest MPI_File_get_size any process sees - a process sees its own writes, and on a file
  * system with cached attributes (NFS) the others' may lag. Returns get_size's MPI error code

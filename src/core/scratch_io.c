@@ -6,10 +6,13 @@
 #include "core/window.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/statfs.h>
 #endif
@@ -120,6 +123,58 @@ int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, M
     describe_amode(amode, modes, sizeof modes);
     mb_error_set(err, MB_ERR_RUNTIME, "cannot open '%s' (MPI_File_open, %s): %s", path, modes, why);
     return rc;
+}
+
+void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint)
+{
+    /* What a process that does not see the file tells rank 0: its world rank, its host and
+     * why. */
+    struct {
+        int world_rank;
+        char host[MPI_MAX_PROCESSOR_NAME];
+        char why[160];
+    } me = {0, {0}, {0}};
+    unsigned long long ino = 0;
+    int rank, size, len, fd, ok, first;
+    struct stat st;
+
+    memset(&st, 0, sizeof st);
+    MB_MPI(MPI_Comm_size(comm, &size));
+    if (size < 2)
+        return;
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ok = fd >= 0 && fstat(fd, &st) == 0;
+    if (!ok)
+        snprintf(me.why, sizeof me.why, "%s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (rank == 0 && ok)
+        ino = (unsigned long long)st.st_ino;
+    MB_MPI(MPI_Bcast(&ino, 1, MPI_UNSIGNED_LONG_LONG, 0, comm));
+    if (ok && (unsigned long long)st.st_ino != ino) {
+        ok = 0;
+        snprintf(me.why, sizeof me.why, "another file of that name is there (inode %llu, not %llu)",
+                 (unsigned long long)st.st_ino, ino);
+    }
+    first = ok ? size : rank;
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first == size)
+        return;
+    MB_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me.world_rank));
+    MB_MPI(MPI_Get_processor_name(me.host, &len));
+    if (rank == 0) {
+        char host0[MPI_MAX_PROCESSOR_NAME];
+        const int rank0 = me.world_rank;
+        memcpy(host0, me.host, sizeof host0);
+        MB_MPI(MPI_Bcast(&me, (int)sizeof me, MPI_BYTE, first, comm));
+        mb_die("'%s', which rank %d (on %s) created, is not the same file for rank %d (on %s): "
+               "%s. The directory is not shared by the hosts: %s",
+               path, rank0, host0, me.world_rank, me.host, me.why, hint);
+    }
+    MB_MPI(MPI_Bcast(&me, (int)sizeof me, MPI_BYTE, first, comm));
+    MB_MPI(MPI_Barrier(comm)); /* rank 0 ends the job */
+    mb_die("internal error: the job went on after '%s' was found not shared", path);
 }
 
 /* "key value", "key=value" or "key = value": the key ends at the first blank or '='. */

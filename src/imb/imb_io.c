@@ -151,6 +151,11 @@ void mb_imb_io_setup(struct mb_imb_args *a)
             prefill(a, st->path, a->span);
     }
     MB_MPI(MPI_Barrier(a->comm));
+    if (!priv)
+        mb_scratch_require_shared(st->path, a->comm,
+                                  "files that several processes open together need a --dir "
+                                  "that every process sees (a shared file system); in a "
+                                  "node-local directory only the S_ and P_*_Priv benchmarks run");
     /* Only independent non-blocking rows hold a request per transfer; their arrays are part
      * of the length's demand (imb_plan.c), so they fit the -mem cap. */
     if (b->istart && !b->one_by_one) {

@@ -255,6 +255,20 @@ def check_text(stdout, files, pats, seen, res, np_, opts):
     for (i, label, steps, msgs), p in zip(prow, pats):
         check(label.rstrip() == p["label"] and int(msgs) == p["messages_per_iteration"]
               and int(steps) == p["steps_rank0"], f"PATTERN row p{i}")
+    # The host structure: messages within a host per pattern, text = JSON; on one host (these
+    # tests) every message stays within it (tests/multihost checks several hosts).
+    m = re.search(r"^# Messages within a host per pattern \(of all messages of one iteration\), "
+                  r"(\d+) hosts?:\n((?:#  .*\n)+)", stdout, re.M)
+    check(m, "no '# Messages within a host per pattern' block")
+    listed = re.findall(r"p(\d\d) +(\d+)/(\d+)", m.group(2))
+    check([(int(i), int(w), int(a)) for i, w, a in listed] ==
+          [(p["pattern"], p["messages_within_host"], p["messages_per_iteration"]) for p in pats],
+          f"host structure block {listed} differs from the JSON")
+    hosts = re.search(r"^# Processes +: \d+ on (\d+) hosts? ", stdout, re.M)
+    check(hosts and int(hosts.group(1)) == int(m.group(1)), "host structure: number of hosts")
+    if int(m.group(1)) == 1:
+        check(all(p["messages_within_host"] == p["messages_per_iteration"] for p in pats),
+              "one host: every message stays within it")
     # LOOPLNGS: 21 rows per method; the loop lengths are those of the measurements.
     body = section_body(prot, "LOOPLNGS")
     blocks = re.split(r"^method=(\d)", body, flags=re.M)[1:]
