@@ -17,8 +17,9 @@ exit status: these machines are too noisy to expect no change), of a run with it
 every ratio 1), of the first run against a copy with one PingPong
 latency doubled (exit 1, that row first and REGRESSED), of files with nothing in common and
 of a file that is not JSON Lines (exit 2, named); `mpibench plot` on each phase's JSON file.
+With --tools instead: the same checks of compare and plot on the one run.
 
-Usage: job_check.py --mpiexec CMD --np N --bin MPIBENCH --schema FILE [--second] -- ARGS
+Usage: job_check.py --mpiexec CMD --np N --bin MPIBENCH --schema FILE [--second|--tools] -- ARGS
 """
 import argparse
 import hashlib
@@ -283,8 +284,11 @@ def check_second(opts, cwd, first_recs):
     check(tree_digest(os.path.join(cwd, "mpibench-results")) == before,
           "the second run changed the first run's directory")
     check_run(opts, cwd, proc, new[0])
-    a, b = "mpibench-results/results.jsonl", f"{new[0]}/results.jsonl"
+    return check_tools(opts, cwd, "mpibench-results/results.jsonl", f"{new[0]}/results.jsonl")
 
+
+def check_tools(opts, cwd, a, b):
+    """compare and plot on the results a and b (b may be a itself)."""
     # Two real runs: timings on a shared 2-core machine can differ by 1000x, so the verdicts
     # are checked for consistency, not expected to be "no change": the exit status is 1 exactly
     # when a row says REGRESSED, and only rows worse than the threshold say it.
@@ -353,7 +357,7 @@ def check_second(opts, cwd, first_recs):
             check_svg(os.path.join(cwd, d, name + ".svg"))
     c = tool(opts, cwd, "plot", "mpibench-results/run.txt")
     check(c.returncode == 2 and "not JSON" in c.stderr, f"plot of a text file: {c.stderr}")
-    return "second run, compare and plot checked"
+    return ("second run, " if a != b else "") + "compare and plot checked"
 
 
 def main():
@@ -363,6 +367,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--schema", required=True)
     ap.add_argument("--second", action="store_true")
+    ap.add_argument("--tools", action="store_true",
+                    help="compare and plot on the one run (--second: on two runs)")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     opts.args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -374,6 +380,9 @@ def main():
             recs, what = check_run(opts, cwd, proc, "mpibench-results")
             if opts.second:
                 what += "; " + check_second(opts, cwd, recs)
+            elif opts.tools:
+                a = "mpibench-results/results.jsonl"
+                what += "; " + check_tools(opts, cwd, a, a)
         except Failure as e:
             print(f"FAILED: {e}")
             return 1
