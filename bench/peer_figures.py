@@ -6,29 +6,38 @@ round, the programs below run one after the other, in an order that rotates from
 round, so that a drift of the machine's load favours none of them:
 
   p2p   2 processes, PingPong, PingPing, Sendrecv, Exchange at 0, 1, 2, 4 ... --max-bytes:
-        mpibench IMB-MPI1 (its JSON), bench/ref_p2p.c (mb_ref_p2p, a minimal loop that
-        shares nothing with mpibench), the original Intel IMB-MPI1 (--imb-*, optional) and
-        OSU's osu_latency for PingPong (--osu-*, optional).
-  coll  --nps processes (default 2 and 4), Allreduce, Bcast, Alltoall: mpibench,
-        bench/ref_coll.c (mb_ref_coll) and the original IMB-MPI1.
-  beff  4 processes: mpibench b_eff against the original b_eff 3.6 (--beff-src, compiled here
-        with the same memory per process, so the same L_max), --beff-runs rounds.
+        mpibench IMB-MPI1 (its JSON); "loop", bench/ref_p2p.c (mb_ref_p2p), a minimal loop
+        that shares nothing with mpibench; the original Intel IMB-MPI1 (--imb-*, optional);
+        OSU's osu_latency for PingPong (--osu-*, optional; OSU has no PingPing, Sendrecv or
+        Exchange, and its bandwidth tests stream a window of messages, a different quantity).
+  coll  --nps processes (default 2 and 4), Allreduce, Bcast, Alltoall: mpibench, the
+        minimal loop bench/ref_coll.c (mb_ref_coll) and the original IMB-MPI1. MPICH on more
+        processes than CPUs is skipped: its ranks busy-poll, and one oversubscribed pass of
+        mpibench took over 4 minutes on the 2-core VM.
+  beff  4 processes: mpibench b_eff (the papers' loop lengths, its default, and
+        --profile 3.6) against the original b_eff 3.6 (--beff-src, compiled here with the
+        same memory per process, so the same L_max), --beff-runs rounds.
 
 Every program runs IMB's standard repetition count at every length, n = min(1000, 40 MiB / X)
-(guide 5.2.8): mpibench by default, the references with "imb", Intel's IMB with
+(guide 5.2.8): mpibench by default, the loops with "imb", Intel's IMB with
 `-iter 1000,40 -iter_policy dynamic` (its table's count is checked), osu_latency with -i n
-(one launch per distinct count). What differs is each program's own method, kept as it is:
-the references warm up with 2 transfers of each length, IMB 2021 with max(n/10, min(n, 10))
-transfers of each length after an untimed run of the length, OSU with its default -x;
-mpibench follows IMB 3.1 (2 transfers of 4 bytes per benchmark, then one untimed pass over
-its message buffers). All times are compared as times per sample: PingPong's is half a round
-trip, PingPing's, Sendrecv's and Exchange's t_max as IMB defines it, the collectives' t_avg.
-Bandwidth = X (PingPong, PingPing), 2X (Sendrecv), 4X (Exchange) per sample in 2^20 bytes/s
-(IMB 3.1; IMB 2021 prints 10^6, which is why its table is not used for bandwidth).
+(one launch per distinct count). What differs is each program's warm-up, kept as it is:
+the minimal loop sends 2 messages of each length before timing it, IMB 2021 max(n/10,
+min(n, 10)) after an untimed run of the length, OSU its default -x; mpibench follows IMB 3.1
+(2 messages of 4 bytes per benchmark, plus one untimed pass over its buffers at the largest
+length). "loop-3.1" is the minimal loop under that same rule (buffers for the largest length
+written once, 2 messages of the largest length, no warm-up per length): a control that shows
+what the warm-up rule alone does, not a peer.
+
+Times are compared per sample: PingPong's is half a round trip, PingPing's, Sendrecv's and
+Exchange's t_max as IMB defines it, the collectives' t_avg. Bandwidth = X (PingPong,
+PingPing), 2X (Sendrecv), 4X (Exchange) per sample in 2^20 bytes/s (IMB 3.1; IMB 2021 prints
+10^6 and only two decimals of its times, which limits what it can resolve below 1 us).
 
 Printed per benchmark and length: the median of each program, the ratio of mpibench's median
-time to the best (lowest) peer median, the median of the per-round ratios to that peer, and
-whether mpibench is within the goal (time <= 1.03 x the best peer, i.e. bandwidth >= 0.97 x).
+time to the best (lowest) peer median, the median of the per-round ratios to that peer, whether
+mpibench is within the goal (time <= 1.03 x the best peer, i.e. bandwidth >= 0.97 x), and the
+ratio to loop-3.1.
 
 Usage: python3 bench/peer_figures.py --openmpi build-openmpi [--mpich build-mpich]
            [--imb-openmpi EXE] [--imb-mpich EXE] [--osu-openmpi DIR] [--osu-mpich DIR]
@@ -50,6 +59,7 @@ from harness_figures import MB, launcher  # noqa: E402
 from ext_figures import library, loadavg, wait_idle  # noqa: E402
 
 GOAL = 1.03
+SAME = "loop-3.1"  # the minimal loop under IMB 3.1's warm-up rule: not a peer, a control
 P2P = ("PingPong", "PingPing", "Sendrecv", "Exchange")
 COLL = ("Allreduce", "Bcast", "Alltoall")
 
@@ -106,22 +116,22 @@ def run_mpibench(mpiexec, build, tmp, np, benches, sizes):
     return got
 
 
-def run_ref_p2p(mpiexec, build, np, benches, sizes):
+def run_ref_p2p(mpiexec, build, np, benches, sizes, warmup):
     got = {}
     for b in benches:
         out, _ = run(mpirun(mpiexec, np, [os.path.join(build, "mb_ref_p2p"), b.lower(), "imb",
-                                          "2", *map(str, sizes)]))
+                                          warmup, *map(str, sizes)]))
         for line in out.splitlines():
             _, x, reps, t, _ = line.split()
             got[(b, int(x))] = (float(t), int(reps))
     return got
 
 
-def run_ref_coll(mpiexec, build, np, benches, sizes):
+def run_ref_coll(mpiexec, build, np, benches, sizes, warmup):
     got = {}
     for b in benches:
         out, _ = run(mpirun(mpiexec, np, [os.path.join(build, "mb_ref_coll"), b.lower(), "imb",
-                                          "2", *map(str, sizes)]))
+                                          warmup, *map(str, sizes)]))
         for line in out.splitlines():
             _, x, reps, _, _, tavg = line.split()
             got[(b, int(x))] = (float(tavg), int(reps))
@@ -138,6 +148,7 @@ def run_intel(mpiexec, exe, tmp, np, benches, sizes):
         f.write("".join(f"{x}\n" for x in sizes))
     need_gb = max(sizes) * max(np, 3) * 2 / 1e9 + 0.5
     out, _ = run(mpirun(mpiexec, np, [exe, *benches, "-npmin", str(np), "-msglen", lens,
+                                      "-msglog", str(max(1, max(sizes).bit_length() - 1)),
                                       "-iter", "1000,40", "-iter_policy", "dynamic",
                                       "-mem", f"{need_gb:.1f}", "-time", "600"]))
     got, bench, procs = {}, None, None
@@ -217,7 +228,7 @@ def summarise(name, label, values, benches, sizes, table):
                 if vs and all(v is not None for v in vs):
                     med[p] = statistics.median(v[0] for v in vs)
                     reps |= {v[1] for v in vs}
-            others = {p: v for p, v in med.items() if p != "mpibench" and v > 0}
+            others = {p: v for p, v in med.items() if p not in ("mpibench", SAME) and v > 0}
             if not others:
                 continue
             best = min(others, key=others.get)
@@ -225,11 +236,13 @@ def summarise(name, label, values, benches, sizes, table):
             pair = statistics.median(a[0] / c[0] for a, c in
                                      zip(mb, (r[(b, x)] for r in values[best])) if c[0] > 0)
             ok = ratio <= GOAL
+            same = med["mpibench"] / med[SAME] if med.get(SAME) else float("nan")
             cells = "  ".join(f"{p} {v:.4g}" for p, v in med.items())
             flag = "" if len(reps) == 1 else f"  REPETITIONS DIFFER {sorted(reps)}"
             print(f"  {b:<9} {x:>9} B  n={mb[0][1]:<5} t_usec: {cells}  ratio to {best} "
-                  f"{ratio:.3f} (pairwise {pair:.3f})  {'ok' if ok else 'MISS'}{flag}")
-            table.append((name, label, b, x, mb[0][1], med, best, ratio, pair, ok))
+                  f"{ratio:.3f} (pairwise {pair:.3f})  {'ok' if ok else 'MISS'}; to {SAME} "
+                  f"{same:.3f}{flag}")
+            table.append((name, label, b, x, mb[0][1], med, best, ratio, pair, ok, same))
 
 
 def bandwidth(bench, x, t):
@@ -242,7 +255,8 @@ def p2p(build, intel, osu, opts, tmp):
     name = library(mpiexec)
     sizes = lengths(opts.max_bytes)
     programs = [("mpibench", lambda: run_mpibench(mpiexec, build, tmp, 2, P2P, sizes)),
-                ("ref", lambda: run_ref_p2p(mpiexec, build, 2, P2P, sizes))]
+                ("loop", lambda: run_ref_p2p(mpiexec, build, 2, P2P, sizes, "2")),
+                (SAME, lambda: run_ref_p2p(mpiexec, build, 2, P2P, sizes, "once2"))]
     if intel:
         programs.append(("IMB-2021", lambda: run_intel(mpiexec, intel, tmp, 2, P2P, sizes)))
     if osu:
@@ -262,8 +276,13 @@ def coll(build, intel, opts, tmp):
     sizes = lengths(opts.max_bytes)
     table = []
     for np in opts.nps:
+        if name == "MPICH" and np > os.cpu_count():
+            print(f"note: MPICH collectives on {np} processes skipped (more processes than "
+                  f"CPUs: MPICH's ranks busy-poll)")
+            continue
         programs = [("mpibench", lambda np=np: run_mpibench(mpiexec, build, tmp, np, COLL, sizes)),
-                    ("ref", lambda np=np: run_ref_coll(mpiexec, build, np, COLL, sizes))]
+                    ("loop", lambda np=np: run_ref_coll(mpiexec, build, np, COLL, sizes, "2")),
+                    (SAME, lambda np=np: run_ref_coll(mpiexec, build, np, COLL, sizes, "once2"))]
         if intel:
             programs.append(("IMB-2021",
                              lambda np=np: run_intel(mpiexec, intel, tmp, np, COLL, sizes)))
@@ -290,30 +309,38 @@ def build_beff36(src, mpiexec, build, memory, tmp):
     return exe
 
 
-def beff_mpibench(mpiexec, build, tmp, memory, np):
+def beff_mpibench(mpiexec, build, tmp, memory, np, profile):
     path = os.path.join(tmp, "beff.jsonl")
-    run(mpirun(mpiexec, np, [os.path.join(build, "b_eff"), "--memory", str(memory), "-f",
-                             os.path.join(tmp, "mbbeff"), "--json", path, "--quiet"]))
+    run(mpirun(mpiexec, np, [os.path.join(build, "b_eff"), "--memory", str(memory),
+                             "--profile", profile, "-f", os.path.join(tmp, "mbbeff"),
+                             "--json", path, "--quiet"]))
     with open(path) as f:
         for line in f:
             r = json.loads(line)
             if r["type"] == "beff_result":
-                return r
+                return r["b_eff_mbytes_per_sec"], r["b_eff_at_lmax_mbytes_per_sec"]
     sys.exit(f"no beff_result in {path}")
 
 
 def beff_original(mpiexec, exe, tmp, np):
-    """b_eff 3.6's final line ("b_eff = ... MB/s = ...") from its .sum file."""
+    """b_eff 3.6's b_eff and b_eff at L_max from its protocol files."""
     prefix = os.path.join(tmp, "orig")
     run(mpirun(mpiexec, np, [exe, "-f", prefix]), cwd=tmp)
-    with open(prefix + ".sum") as f:
-        m = re.search(r"^b_eff\s*=\s*([0-9.]+)\s*MB/s", f.read(), re.M)
+    text = ""
+    for ext in (".sum", ".short", ".prot"):
+        if os.path.exists(prefix + ext):
+            with open(prefix + ext) as f:
+                text += f.read()
+    m = re.search(r"^b_eff\s*=\s*([0-9.]+)\s*MB/s", text, re.M)
+    lmax = re.search(r"b_eff at Lmax:\s*([0-9.]+)\s*MByte/s", text)
     if not m:
         sys.exit(f"no b_eff line in {prefix}.sum")
-    return float(m.group(1))
+    return float(m.group(1)), float(lmax.group(1)) if lmax else float("nan")
 
 
 def beff(build, opts, tmp):
+    """mpibench b_eff with the papers' loop lengths (its default) and with --profile 3.6,
+    and the original b_eff 3.6, alternating, all with the same memory per process."""
     mpiexec = launcher(build)
     name = library(mpiexec)
     np = 4
@@ -321,33 +348,37 @@ def beff(build, opts, tmp):
                                      / MB / np)
     exe = build_beff36(opts.beff_src, mpiexec, build, memory, tmp)
     print(f"== {name} ({build}): b_eff on {np} processes, --memory {memory} MiB "
-          f"(L_max {memory / 128:.1f} MiB) for both, {opts.beff_runs} alternating rounds")
-    mine, orig = [], []
-    progs = [("mpibench", lambda: mine.append(beff_mpibench(mpiexec, build, tmp, memory, np))),
-             ("b_eff 3.6", lambda: orig.append(beff_original(mpiexec, exe, tmp, np)))]
+          f"(L_max {memory / 128:.1f} MiB) for all, {opts.beff_runs} alternating rounds")
+    progs = [("mpibench", lambda: beff_mpibench(mpiexec, build, tmp, memory, np, "paper")),
+             ("mpibench --profile 3.6",
+              lambda: beff_mpibench(mpiexec, build, tmp, memory, np, "3.6")),
+             ("b_eff 3.6", lambda: beff_original(mpiexec, exe, tmp, np))]
+    got = {k: [] for k, _ in progs}
     loads = []
     for k in range(opts.beff_runs):
         if opts.idle_wait > 0:
             wait_idle(opts.idle_wait)
         loads.append(loadavg())
-        for _, fn in progs[k % 2:] + progs[:k % 2]:
-            fn()
+        for key, fn in progs[k % 3:] + progs[:k % 3]:
+            got[key].append(fn())
         print(f"  [{name} b_eff round {k + 1}/{opts.beff_runs}, load {loads[-1]:.1f}]",
               file=sys.stderr, flush=True)
-    vals = [r["b_eff_mbytes_per_sec"] for r in mine]
-    print(f"  mpibench b_eff MB/s: {', '.join(f'{v:.0f}' for v in vals)} (median "
-          f"{statistics.median(vals):.0f})")
-    print(f"  b_eff 3.6   MB/s: {', '.join(f'{v:.0f}' for v in orig)} (median "
-          f"{statistics.median(orig):.0f})")
-    print(f"  ratio of medians {statistics.median(vals) / statistics.median(orig):.3f}; load "
-          f"{min(loads):.1f}..{max(loads):.1f}")
-    return [(name, statistics.median(vals), statistics.median(orig))]
+    rows = []
+    for key, vals in got.items():
+        be = [v[0] for v in vals]
+        at = [v[1] for v in vals]
+        print(f"  {key:<23} b_eff MB/s {', '.join(f'{v:.0f}' for v in be)} (median "
+              f"{statistics.median(be):.0f}); b_eff at L_max {', '.join(f'{v:.0f}' for v in at)}")
+        rows.append((name, key, statistics.median(be), statistics.median(at)))
+    print(f"  load average {min(loads):.1f}..{max(loads):.1f}")
+    return rows
 
 
 def markdown(table):
-    print("\n| MPI | np | benchmark | bytes | reps | mpibench | best peer | ratio (pairwise) | goal |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for name, label, b, x, reps, med, best, ratio, pair, ok in table:
+    print("\n| MPI | np | benchmark | bytes | reps | mpibench | best peer | ratio (pairwise) | goal "
+          f"| ratio to {SAME} |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, label, b, x, reps, med, best, ratio, pair, ok, same in table:
         t = med["mpibench"]
         if b in COLL or x < 65536:
             cell, peer = f"{t:.3f} µs", f"{med[best]:.3f} µs ({best})"
@@ -355,7 +386,7 @@ def markdown(table):
             cell = f"{bandwidth(b, x, t):.0f} MB/s"
             peer = f"{bandwidth(b, x, med[best]):.0f} MB/s ({best})"
         print(f"| {name} | {label[3:]} | {b} | {x} | {reps} | {cell} | {peer} | {ratio:.3f} "
-              f"({pair:.3f}) | {'ok' if ok else 'miss'} |")
+              f"({pair:.3f}) | {'ok' if ok else 'miss'} | {same:.3f} |")
 
 
 def main():
@@ -403,8 +434,8 @@ def main():
     misses = [r for r in table if not r[9]]
     print(f"\n{len(table) - len(misses)} of {len(table)} rows within the goal "
           f"(time <= {GOAL} x the best peer)")
-    for name, a, b in beffs:
-        print(f"b_eff {name}: mpibench {a:.0f} MB/s, b_eff 3.6 {b:.0f} MB/s")
+    for name, key, be, at in beffs:
+        print(f"b_eff {name}, {key}: {be:.0f} MB/s (at L_max {at:.0f} MB/s)")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@
  * Usage: mpirun -np 2 mb_ref_p2p PATTERN REPS WARMUP BYTES...
  *   PATTERN  pingpong | pingping (2 processes) | sendrecv | exchange (a periodic chain)
  *   REPS     a count, or "imb": min(1000, 40 MiB / BYTES) as IMB's standard settings run
- *   WARMUP   transfers of BYTES before the timed loop (0: none)
+ *   WARMUP   W: W transfers of each length before its timed loop, fresh buffers per length;
+ *            onceW: IMB 3.1's rule instead - buffers for the largest length allocated and
+ *            written once, W transfers of the largest length before the first length, none
+ *            per length (mpibench's IMB driver does this; here it is written independently)
  * Prints per length "PATTERN BYTES REPS t_max_usec MB/s" (MB = 2^20 bytes; the time per
  * transfer as IMB defines it: half a round trip for PingPong; the throughput counts X bytes
  * for PingPong and PingPing, 2X for Sendrecv, 4X for Exchange). */
@@ -55,7 +58,9 @@ static void transfer(int pattern, char *s, char *r, int n, int rank, int left, i
 int main(int argc, char **argv)
 {
     static const char *const names[] = {"pingpong", "pingping", "sendrecv", "exchange"};
-    int rank, size, pattern = -1, warmup;
+    int rank, size, pattern = -1, warmup, once;
+    long most = 0;
+    char *s = NULL, *r = NULL;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -72,7 +77,21 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    warmup = atoi(argv[3]);
+    once = strncmp(argv[3], "once", 4) == 0;
+    warmup = atoi(argv[3] + (once ? 4 : 0));
+    for (int a = 4; a < argc; a++)
+        if (atol(argv[a]) > most)
+            most = atol(argv[a]);
+    if (once) {
+        const size_t len = (size_t)most * (pattern == EXCHANGE ? 2 : 1) + 1;
+        const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+        s = malloc(len);
+        r = malloc(len);
+        memset(s, 1, len);
+        memset(r, 0, len);
+        for (int i = 0; i < warmup; i++)
+            transfer(pattern, s, r, (int)most, rank, left, right);
+    }
     for (int a = 4; a < argc; a++) {
         const long x = atol(argv[a]);
         const int n = (int)x, halves = pattern == EXCHANGE ? 2 : 1;
@@ -80,18 +99,19 @@ int main(int argc, char **argv)
         long reps =
             strcmp(argv[2], "imb") == 0 ? (x > 0 ? 40L * 1048576 / x : 1000) : atol(argv[2]);
         double t0, t, tmax;
-        char *s, *r;
 
         if (reps > 1000 && strcmp(argv[2], "imb") == 0)
             reps = 1000;
         if (reps < 1)
             reps = 1;
-        s = malloc((size_t)x * halves + 1);
-        r = malloc((size_t)x * halves + 1);
-        memset(s, 1, (size_t)x * halves + 1);
-        memset(r, 0, (size_t)x * halves + 1);
-        for (int i = 0; i < warmup; i++)
-            transfer(pattern, s, r, n, rank, left, right);
+        if (!once) {
+            s = malloc((size_t)x * halves + 1);
+            r = malloc((size_t)x * halves + 1);
+            memset(s, 1, (size_t)x * halves + 1);
+            memset(r, 0, (size_t)x * halves + 1);
+            for (int i = 0; i < warmup; i++)
+                transfer(pattern, s, r, n, rank, left, right);
+        }
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = MPI_Wtime();
@@ -105,6 +125,12 @@ int main(int argc, char **argv)
             printf("%s %ld %ld %.4f %.4f\n", names[pattern], x, reps, tmax,
                    tmax > 0 ? (pattern <= PINGPING ? 1 : 2 * halves) * (double)x / 1.048576 / tmax
                             : 0.0);
+        if (!once) {
+            free(s);
+            free(r);
+        }
+    }
+    if (once) {
         free(s);
         free(r);
     }
