@@ -20,8 +20,9 @@ round, so that a drift of the machine's load favours none of them:
 
 Every program runs IMB's standard repetition count at every length, n = min(1000, 40 MiB / X)
 (guide 5.2.8): mpibench by default, the loops with "imb", Intel's IMB with
-`-iter 1000,40 -iter_policy dynamic` (its table's count is checked), osu_latency with -i n
-(one launch per distinct count). What differs is each program's warm-up, kept as it is:
+`-iter 1000,40 -iter_policy dynamic` (its table's count is checked) and `-root_shift 1` (its
+default keeps Bcast's root at 0; IMB 3.1 moves it on every call), osu_latency with -i n (one
+launch per distinct count). What differs is each program's warm-up, kept as it is:
 the minimal loop sends 2 messages of each length before timing it, IMB 2021 max(n/10,
 min(n, 10)) after an untimed run of the length, OSU its default -x; mpibench follows IMB 3.1
 (2 messages of 4 bytes per benchmark, plus one untimed pass over its buffers at the largest
@@ -150,7 +151,8 @@ def run_intel(mpiexec, exe, tmp, np, benches, sizes):
     out, _ = run(mpirun(mpiexec, np, [exe, *benches, "-npmin", str(np), "-msglen", lens,
                                       "-msglog", str(max(1, max(sizes).bit_length() - 1)),
                                       "-iter", "1000,40", "-iter_policy", "dynamic",
-                                      "-mem", f"{need_gb:.1f}", "-time", "600"]))
+                                      "-root_shift", "1", "-mem", f"{need_gb:.1f}",
+                                      "-time", "600"]))
     got, bench, procs = {}, None, None
     for line in out.splitlines():
         m = re.match(r"# Benchmarking (\S+)", line)

@@ -423,13 +423,13 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
  * the part of the buffers no shorter length had used: 40 % of the 4 MiB bandwidth at IMB's 10
  * repetitions (docs/performance.md). Repetition counts, buffers and timed loops stay IMB
  * 3.1's; its warm-up (guide 5.2.6) is there to keep such initialisation out of the timings.
- * Q samples, so that with a rotating root every process has received, or one more than the
- * off-cache slots; never more than the length's own repetitions. */
+ * Two samples, Q with a rotating root (so that every process has received), or one more
+ * than the off-cache slots; more than two only within the largest length's repetitions. */
 static void prime(struct block_run *r, const long long *lens, size_t nlen)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
     long long top = -1;
-    long n;
+    long n, most;
 
     for (size_t k = 0; k < nlen; k++) {
         struct mb_imb_demand d = mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
@@ -439,11 +439,12 @@ static void prime(struct block_run *r, const long long *lens, size_t nlen)
     if (top <= 0)
         return;
     set_length(r, top);
+    most = mb_imb_reps_of(r->b, r->mode, top, c);
     n = (long)r->d.slots.n + 1;
     if (n < r->g.q)
         n = r->g.q;
-    if (n > mb_imb_reps_of(r->b, r->mode, top, c))
-        n = mb_imb_reps_of(r->b, r->mode, top, c);
+    if (n > most)
+        n = most > 2 ? most : 2;
     (void)timed_loop(r, n, 0);
 }
 
