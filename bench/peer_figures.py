@@ -21,8 +21,9 @@ round, so that a drift of the machine's load favours none of them:
 Every program runs IMB's standard repetition count at every length, n = min(1000, 40 MiB / X)
 (guide 5.2.8): mpibench by default, the loops with "imb", Intel's IMB with
 `-iter 1000,40 -iter_policy dynamic` (its table's count is checked) and `-root_shift 1` (its
-default keeps Bcast's root at 0; IMB 3.1 moves it on every call), osu_latency with -i n (one
-launch per distinct count). What differs is each program's warm-up, kept as it is:
+default keeps Bcast's root at 0; IMB 3.1 moves it on every call) and `-sync 0` (its default
+times every collective call alone between barriers, IMB 3.1 the loop of n calls),
+osu_latency with -i n (one launch per distinct count). What differs is each program's warm-up, kept as it is:
 the minimal loop sends 2 messages of each length before timing it, IMB 2021 max(n/10,
 min(n, 10)) after an untimed run of the length, OSU its default -x; mpibench follows IMB 3.1
 (2 messages of 4 bytes per benchmark, plus one untimed pass over its buffers at the largest
@@ -151,8 +152,8 @@ def run_intel(mpiexec, exe, tmp, np, benches, sizes):
     out, _ = run(mpirun(mpiexec, np, [exe, *benches, "-npmin", str(np), "-msglen", lens,
                                       "-msglog", str(max(1, max(sizes).bit_length() - 1)),
                                       "-iter", "1000,40", "-iter_policy", "dynamic",
-                                      "-root_shift", "1", "-mem", f"{need_gb:.1f}",
-                                      "-time", "600"]))
+                                      "-root_shift", "1", "-sync", "0",
+                                      "-mem", f"{need_gb:.1f}", "-time", "600"]))
     got, bench, procs = {}, None, None
     for line in out.splitlines():
         m = re.match(r"# Benchmarking (\S+)", line)
@@ -256,18 +257,21 @@ def p2p(build, intel, osu, opts, tmp):
     mpiexec = launcher(build)
     name = library(mpiexec)
     sizes = lengths(opts.max_bytes)
-    programs = [("mpibench", lambda: run_mpibench(mpiexec, build, tmp, 2, P2P, sizes)),
-                ("loop", lambda: run_ref_p2p(mpiexec, build, 2, P2P, sizes, "2")),
-                (SAME, lambda: run_ref_p2p(mpiexec, build, 2, P2P, sizes, "once2"))]
+    benches = opts.p2p
+    if not benches:
+        return []
+    programs = [("mpibench", lambda: run_mpibench(mpiexec, build, tmp, 2, benches, sizes)),
+                ("loop", lambda: run_ref_p2p(mpiexec, build, 2, benches, sizes, "2")),
+                (SAME, lambda: run_ref_p2p(mpiexec, build, 2, benches, sizes, "once2"))]
     if intel:
-        programs.append(("IMB-2021", lambda: run_intel(mpiexec, intel, tmp, 2, P2P, sizes)))
-    if osu:
+        programs.append(("IMB-2021", lambda: run_intel(mpiexec, intel, tmp, 2, benches, sizes)))
+    if osu and "PingPong" in benches:
         programs.append(("OSU", lambda: run_osu_latency(mpiexec, osu, sizes)))
-    print(f"== {name} ({build}): PingPong PingPing Sendrecv Exchange, 2 processes, "
+    print(f"== {name} ({build}): {' '.join(benches)}, 2 processes, "
           f"{opts.runs} rounds; peers: {', '.join(k for k, _ in programs[1:])}")
     values, note = rounds(name, programs, opts.runs, opts.idle_wait, "p2p")
     table = []
-    summarise(name, "np 2", values, P2P, sizes, table)
+    summarise(name, "np 2", values, benches, sizes, table)
     print(f"  {note}")
     return table
 
@@ -277,21 +281,24 @@ def coll(build, intel, opts, tmp):
     name = library(mpiexec)
     sizes = lengths(opts.max_bytes)
     table = []
-    for np in opts.nps:
+    benches = opts.coll
+    for np in opts.nps if benches else []:
         if name == "MPICH" and np > os.cpu_count():
             print(f"note: MPICH collectives on {np} processes skipped (more processes than "
                   f"CPUs: MPICH's ranks busy-poll)")
             continue
-        programs = [("mpibench", lambda np=np: run_mpibench(mpiexec, build, tmp, np, COLL, sizes)),
-                    ("loop", lambda np=np: run_ref_coll(mpiexec, build, np, COLL, sizes, "2")),
-                    (SAME, lambda np=np: run_ref_coll(mpiexec, build, np, COLL, sizes, "once2"))]
+        programs = [("mpibench",
+                     lambda np=np: run_mpibench(mpiexec, build, tmp, np, benches, sizes)),
+                    ("loop", lambda np=np: run_ref_coll(mpiexec, build, np, benches, sizes, "2")),
+                    (SAME,
+                     lambda np=np: run_ref_coll(mpiexec, build, np, benches, sizes, "once2"))]
         if intel:
             programs.append(("IMB-2021",
-                             lambda np=np: run_intel(mpiexec, intel, tmp, np, COLL, sizes)))
-        print(f"== {name} ({build}): Allreduce Bcast Alltoall, {np} processes, {opts.runs} "
+                             lambda np=np: run_intel(mpiexec, intel, tmp, np, benches, sizes)))
+        print(f"== {name} ({build}): {' '.join(benches)}, {np} processes, {opts.runs} "
               f"rounds; peers: {', '.join(k for k, _ in programs[1:])}")
         values, note = rounds(name, programs, opts.runs, opts.idle_wait, f"coll np {np}")
-        summarise(name, f"np {np}", values, COLL, sizes, table)
+        summarise(name, f"np {np}", values, benches, sizes, table)
         print(f"  {note}")
     return table
 
@@ -407,11 +414,22 @@ def main():
     ap.add_argument("--max-bytes", type=int, default=64 * MB, help="largest length (64 MiB)")
     ap.add_argument("--nps", default="2,4", help="process counts of the collectives")
     ap.add_argument("--sections", default="p2p,coll,beff", help="any of p2p,coll,beff")
+    ap.add_argument("--benchmarks", help="only these of PingPong,PingPing,Sendrecv,Exchange,"
+                    "Allreduce,Bcast,Alltoall (comma list; default all)")
     ap.add_argument("--idle-wait", type=float, default=0, metavar="SECS",
                     help="before each round wait up to SECS for a second with the CPUs >= 90 %% "
                          "idle (default 0: do not wait)")
     opts = ap.parse_args()
     opts.nps = [int(v) for v in opts.nps.split(",")]
+    if opts.benchmarks:
+        chosen = opts.benchmarks.split(",")
+        unknown = [b for b in chosen if b not in P2P + COLL]
+        if unknown:
+            ap.error(f"--benchmarks: unknown {', '.join(unknown)}")
+        opts.p2p = tuple(b for b in P2P if b in chosen)
+        opts.coll = tuple(b for b in COLL if b in chosen)
+    else:
+        opts.p2p, opts.coll = P2P, COLL
     sections = set(opts.sections.split(","))
     builds = [(opts.openmpi, opts.imb_openmpi, opts.osu_openmpi)]
     if opts.mpich:
