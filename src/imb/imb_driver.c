@@ -435,6 +435,40 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     return ok;
 }
 
+/* Buffer warm-up: untimed samples at the block's largest runnable length, so that every
+ * process has received into every buffer slot once before any timed loop. The first kernel
+ * copy into pages that no copy has written yet is slow (Linux cross-memory attach, which Open
+ * MPI's and MPICH's shared-memory transports use above a few KB: 5-7 ms for the first 4 MiB
+ * on the project's VM against 0.3-0.5 ms later; registering memory with an RDMA network is
+ * the same kind of one-time cost). Without this, the first sample of every length paid it for
+ * the part of the buffers no shorter length had used: 40 % of the 4 MiB bandwidth at IMB's 10
+ * repetitions (docs/performance.md). Repetition counts, buffers and timed loops stay IMB
+ * 3.1's; its warm-up (guide 5.2.6) is there to keep such initialisation out of the timings.
+ * Two samples, Q with a rotating root (so that every process has received), or one more
+ * than the off-cache slots; more than two only within the largest length's repetitions. */
+static void prime(struct block_run *r, const long long *lens, size_t nlen)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    long long top = -1;
+    long n, most;
+
+    for (size_t k = 0; k < nlen; k++) {
+        struct mb_imb_demand d = mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
+        if (mb_imb_runnable(&d, c) && lens[k] > top)
+            top = lens[k];
+    }
+    if (top <= 0)
+        return;
+    set_length(r, top);
+    most = mb_imb_reps_of(r->b, r->mode, top, c);
+    n = (long)r->d.slots.n + 1;
+    if (n < r->g.q)
+        n = r->g.q;
+    if (n > most)
+        n = most > 2 ? most : 2;
+    (void)timed_loop(r, n, 0);
+}
+
 /* The row's setup (a window over the buffers) and its teardown, with the block's watchdog
  * label; nothing when the row has none or the buffers could not be allocated. */
 static void setup(struct block_run *r, int ok)
@@ -515,6 +549,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
          * 4 bytes leaves it no room (then only 0-byte lengths run). */
         set_length(r, warm_x);
         (void)timed_loop(r, r->f->warmups, 0);
+        prime(r, lens, nlen);
     }
     for (size_t k = 0; k < nlen; k++) {
         snprintf(r->label, sizeof r->label, "%s %s%s%s on %d processes, %lld bytes", r->f->name,
