@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mpibench against its peers, alternating, at every message length (issue 14).
+"""mpibench against its peers, alternating, at every message length.
 
 For each MPI build directory given (Open MPI with --openmpi, MPICH with --mpich) and each
 round, the programs below run one after the other, in an order that rotates from round to
