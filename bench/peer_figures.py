@@ -50,6 +50,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -100,13 +101,13 @@ def mpirun(mpiexec, np, argv):
 
 # ---- the programs: each returns {(benchmark, bytes): (time_usec, repetitions)} ----
 
-def run_mpibench(mpiexec, build, tmp, np, benches, sizes):
+def run_mpibench(mpiexec, build, tmp, np, benches, sizes, extra=()):
     lens = os.path.join(tmp, "lens")
     with open(lens, "w") as f:
         f.write("".join(f"{x}\n" for x in sizes))
     path = os.path.join(tmp, "mb.jsonl")
     run(mpirun(mpiexec, np, [os.path.join(build, "IMB-MPI1"), *benches, "-npmin", str(np),
-                             "-msglen", lens, "--json", path, "--quiet"]))
+                             "-msglen", lens, "--json", path, "--quiet", *extra]))
     got = {}
     with open(path) as f:
         for line in f:
@@ -260,7 +261,8 @@ def p2p(build, intel, osu, opts, tmp):
     benches = opts.p2p
     if not benches:
         return []
-    programs = [("mpibench", lambda: run_mpibench(mpiexec, build, tmp, 2, benches, sizes)),
+    programs = [("mpibench", lambda: run_mpibench(mpiexec, build, tmp, 2, benches, sizes,
+                                                  opts.mpibench_args)),
                 ("loop", lambda: run_ref_p2p(mpiexec, build, 2, benches, sizes, "2")),
                 (SAME, lambda: run_ref_p2p(mpiexec, build, 2, benches, sizes, "once2"))]
     if intel:
@@ -288,7 +290,8 @@ def coll(build, intel, opts, tmp):
                   f"CPUs: MPICH's ranks busy-poll)")
             continue
         programs = [("mpibench",
-                     lambda np=np: run_mpibench(mpiexec, build, tmp, np, benches, sizes)),
+                     lambda np=np: run_mpibench(mpiexec, build, tmp, np, benches, sizes,
+                                                opts.mpibench_args)),
                     ("loop", lambda np=np: run_ref_coll(mpiexec, build, np, benches, sizes, "2")),
                     (SAME,
                      lambda np=np: run_ref_coll(mpiexec, build, np, benches, sizes, "once2"))]
@@ -410,6 +413,9 @@ def main():
     ap.add_argument("--beff-memory", type=int, help="MiB per process for both b_eff programs "
                     "(default: node memory / 4, mpibench's own default on 4 processes)")
     ap.add_argument("--runs", type=int, default=7, help="alternating rounds (default 7)")
+    ap.add_argument("--mpibench-args", default="", type=shlex.split,
+                    help="more IMB-MPI1 arguments for mpibench, e.g. '-warm_up on' (every "
+                         "length warmed up as the peers do)")
     ap.add_argument("--beff-runs", type=int, default=3, help="b_eff rounds (default 3)")
     ap.add_argument("--max-bytes", type=int, default=64 * MB, help="largest length (64 MiB)")
     ap.add_argument("--nps", default="2,4", help="process counts of the collectives")

@@ -43,6 +43,9 @@ struct mb_imb_config {
     int io_force;
     int io_keep;
     double cpu_secs; /* --cpu-secs; 0 = TARGET_CPU_SECS */
+    /* -warm_up on: before every length's timed loop, untimed samples of that length, as
+     * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/decisions.md). */
+    int warm_up_each;
 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)

@@ -351,6 +351,13 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
 
     if (c->time_limit > 0)
         n = probe_reps(r, n);
+    if (c->warm_up_each) {
+        /* -warm_up on: Intel IMB's rule, untimed (docs/decisions.md). */
+        long w = n / MB_IMB_WARMUP_DIVISOR;
+        if (w < MB_IMB_WARMUP_MIN)
+            w = n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN;
+        (void)timed_loop(r, w, 0);
+    }
     t = timed_loop(r, n, MB_IMB_N_BARR);
     if (r->b->written)
         r->b->written(&r->a, n);

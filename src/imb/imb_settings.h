@@ -13,6 +13,11 @@
 #define MB_IMB_N_BARR         2    /* barriers before each timed loop (5.2.7) */
 #define MB_IMB_NPMIN          2    /* default smallest process count (5.1.1) */
 #define MB_IMB_ASSIGN_SIZE    4    /* sizeof(assign_type): warm-up message length (5.2.6) */
+/* -warm_up on (Intel IMB 2019+'s option, not IMB 3.1): n / WARMUP_DIVISOR untimed samples of
+ * each length before its timed loop, at least min(n, WARMUP_MIN) (Intel's IMB_warm_up.c
+ * rule: WARMUP_PERCENT 10, MIN_WARMUP_ITERS 10). */
+#define MB_IMB_WARMUP_DIVISOR 10
+#define MB_IMB_WARMUP_MIN     10
 
 /* IMB-IO: the standard-mode values of the guide's settings_io.h (5.2.1): at most 50
  * repetitions (10 non-aggregate), 16 MB per sample, I/O portions 0, 1, ..., 2^24 bytes,
