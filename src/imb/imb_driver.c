@@ -473,6 +473,10 @@ static void prime(struct block_run *r, const long long *lens, size_t nlen)
         n = r->g.q;
     if (n > most)
         n = most > 2 ? most : 2;
+    /* One-sided rows put every repetition into its own section of the window (guide 4.2.2.2)
+     * and have no more sections than repetitions: at 1 repetition, one sample. */
+    if (r->b->sections && n > (long)r->d.slots.n)
+        n = (long)r->d.slots.n;
     (void)timed_loop(r, n, 0);
 }
 
