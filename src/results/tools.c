@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int usage_error(const char *tool, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int usage_error(const char *tool, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
