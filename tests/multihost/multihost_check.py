@@ -616,11 +616,14 @@ def main():
     except Interrupted as e:
         print(f"interrupted by {e}")
         return 1
-    leftovers = [f for f in os.listdir("/dev/shm") + os.listdir("/tmp")
+    # Open MPI's session directories are under its tmpdir base (ctest sets one per test).
+    session_base = os.environ.get("OMPI_MCA_orte_tmpdir_base", "/tmp")
+    places = ["/dev/shm", "/tmp", session_base]
+    leftovers = [f for d in places if os.path.isdir(d) for f in os.listdir(d)
                  if f.startswith(("vader_segment." + opts.prefix, "ompi." + opts.prefix))]
     if leftovers:
         failed.append("leftovers")
-        log(f"FAILED: left in /dev/shm or /tmp: {leftovers}")
+        log(f"FAILED: left in {' or '.join(places)}: {sorted(set(leftovers))}")
     log(f"multi-host tier: {len(checks) - len(failed)} of {len(checks)} checks passed in "
         f"{time.monotonic() - t0:.0f} s" + (f"; FAILED: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
