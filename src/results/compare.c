@@ -78,9 +78,15 @@ static void extract(const struct mb_records *r, struct measures *ms)
                      s_or(o, "benchmark", "?"), mode ? " " : "", mode ? mode : "", np, grp, sz);
             add(ms, k, "usec", mb_rec_num(o, "t_avg_usec"), mb_rec_num(o, "t_min_usec"),
                 mb_rec_num(o, "t_max_usec"), 0);
-        } else if (mb_rec_is(o, "presta_row")) { /* com, laten, rma: time per measurement */
+        } else if (mb_rec_is(o, "presta_row")) {
+            /* com, laten, rma: the time per operation the program prints (laten's latency,
+             * com's and rma's op time); the samples' spread scaled from per measurement. */
             const json_t *s = json_object_get(o, "samples_sec");
-            double lo = NAN, hi = NAN;
+            const double t = mb_rec_num(o, "time_sec");
+            double op = mb_rec_num(o, "latency_us"), lo = NAN, hi = NAN, per;
+            if (!isfinite(op))
+                op = mb_rec_num(o, "op_time_us");
+            per = isfinite(op) && t > 0 ? op / t : 1e6; /* usec per second of measurement */
             for (size_t j = 0; j < json_array_size(s); j++) {
                 const double v = json_number_value(json_array_get(s, j));
                 lo = j ? fmin(lo, v) : v;
@@ -88,7 +94,7 @@ static void extract(const struct mb_records *r, struct measures *ms)
             }
             snprintf(k, sizeof k, "%s %s, %lld procs, %lld bytes", s_or(o, "program", "?"),
                      s_or(o, "test", "?"), np, mb_rec_int(o, "size_bytes", 0));
-            add(ms, k, "usec", mb_rec_num(o, "time_sec") * 1e6, lo * 1e6, hi * 1e6, 0);
+            add(ms, k, "usec", t * per, lo * per, hi * per, 0);
         } else if (mb_rec_is(o, "presta_allred")) {
             snprintf(k, sizeof k, "allred Allreduce, %lld procs, %lld bytes", np,
                      mb_rec_int(o, "message_bytes", 0));

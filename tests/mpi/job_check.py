@@ -311,6 +311,26 @@ def check_tools(opts, cwd, a, b):
           all(r.split()[0] == "1.000" and "REGRESSED" not in r for r in rows),
           f"compare of a run with itself: status {c.returncode}\n{c.stdout[:800]}")
 
+    # Presta rows show what the program prints: laten's latency and com's op time per
+    # operation, not the time of a whole measurement (laten.txt: 1.658 us, not 331.6).
+    shown = {}
+    for r in rows:
+        f = r.split()
+        if len(f) >= 5 and f[4] in ("laten", "com"):
+            shown[" ".join(f[4:])] = float(f[1])
+    want = {}
+    for line in open(os.path.join(cwd, a)):
+        r = json.loads(line)
+        if r.get("type") == "presta_row":
+            key = (f"{r['program']} {r['test']}, {r['processes']} procs, "
+                   f"{r['size_bytes']} bytes")
+            want.setdefault(key, r.get("latency_us", r.get("op_time_us")))
+    check(want and all(k in shown and abs(shown[k] - v) <= 0.001 * v + 0.001
+                       for k, v in want.items()),
+          "compare: Presta rows are not the printed time per operation: " +
+          str([(k, v, shown.get(k)) for k, v in want.items()
+               if k not in shown or abs(shown[k] - v) > 0.001 * v + 0.001][:3]))
+
     # A doctored copy: one PingPong latency doubled -> exit 1, that row first.
     doctored, done = [], None
     for line in open(os.path.join(cwd, a)):
