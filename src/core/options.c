@@ -193,9 +193,13 @@ static int letter_option(const struct mb_option_set *sets, size_t nsets, const c
             char typed[3] = {'-', arg[1], '\0'};
             if (!o->name || strcmp(o->name, typed) != 0)
                 continue;
+            /* "-npmin" (an IMB option given to Presta) reads as -n with a value: name the
+             * whole word first, then why. */
             if (o->kind == MB_OPT_FLAG)
-                return mb_usage(err, "option %s takes no value ('%s'); give flags separately",
-                                typed, arg);
+                return mb_usage(err,
+                                "unknown option '%s' (option %s takes no value; give flags "
+                                "separately)",
+                                arg, typed);
             return apply(o, typed, arg + 2, cfg, err);
         }
     }
