@@ -50,6 +50,9 @@ long long mb_bio_call(int p, long long lmax, long long fill);
  * +8 -> 2, 32k -> 4, +8 -> 5, 1M -> 7, +8 -> 8, Lmax -> 10: b_eff_io paper Fig. 2). */
 int mb_bio_first_of_type(int type);
 int mb_bio_position_x(int pos);
+/* The gnuplot tic list of that axis, "('1k' 1, '+8' 2, ..., '<lmax_label>' 10)", as b_eff_io's
+ * plot files and mpibench's plots label it. */
+void mb_bio_xtics(char *buf, size_t len, const char *lmax_label);
 
 /* Whether pattern p runs in an access pass: the rewrite pass has type 0 only unless
  * -rewrite (release 2.0 rule, b_eff paper §5). */

@@ -68,6 +68,7 @@ void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, F
 {
     const char *prefix = r->b->prefix;
     double top = 1e5;
+    char lmax[32], tics[160];
 
     for (int i = 0; i < d->npart; i++)
         for (int a = 0; a < MB_BIO_ACCESSES; a++)
@@ -83,8 +84,9 @@ void mb_bio_write_gps(const struct mb_bio_run *r, const struct mb_bio_data *d, F
             "set datafile missing '-'\nset logscale y\nset yrange [0.1:%g]\nset xrange "
             "[0.5:10.5]\n",
             top);
-    fprintf(f, "set xtics ('1k' 1, '+8' 2, '32k' 4, '+8' 5, '1M' 7, '+8' 8, '%lldM' 10)\n",
-            d->lmax / 1048576);
+    snprintf(lmax, sizeof lmax, "%lldM", d->lmax / 1048576);
+    mb_bio_xtics(tics, sizeof tics, lmax);
+    fprintf(f, "set xtics %s\n", tics);
     fprintf(f, "set xlabel 'contiguous chunk size on disk [bytes]'\nset ylabel 'bandwidth "
                "[MB/s]'\nset key outside right\npng = strstrt(GPVAL_TERMINALS, 'pngcairo') > 0 "
                "? 'pngcairo' : (strstrt(GPVAL_TERMINALS, ' png ') > 0 ? 'png' : '')\n");

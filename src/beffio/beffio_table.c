@@ -3,6 +3,7 @@
 #include "beffio/beffio.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #define KB   MB_BIO_KB
 #define MB   MB_BIO_MB
@@ -98,6 +99,17 @@ int mb_bio_position_x(int pos)
 {
     static const int x[MB_BIO_POSITIONS + 1] = {0, 1, 2, 4, 5, 7, 8, 10};
     return pos >= 1 && pos <= MB_BIO_POSITIONS ? x[pos] : 0;
+}
+
+void mb_bio_xtics(char *buf, size_t len, const char *lmax_label)
+{
+    static const char *const name[MB_BIO_POSITIONS] = {"1k", "+8", "32k", "+8", "1M", "+8", ""};
+    size_t n = (size_t)snprintf(buf, len, "(");
+
+    for (int pos = 1; pos <= MB_BIO_POSITIONS && n < len; pos++)
+        n += (size_t)snprintf(buf + n, len - n, "'%s' %d%s",
+                              pos < MB_BIO_POSITIONS ? name[pos - 1] : lmax_label,
+                              mb_bio_position_x(pos), pos < MB_BIO_POSITIONS ? ", " : ")");
 }
 
 int mb_bio_runs(int p, int access, int rewrite_all)

@@ -256,10 +256,7 @@ static void beffio(const struct mb_records *r, struct plot *p, const char *acces
     /* L_max in MiB as b_eff_io's plots label it, or its name when it was not measured. */
     if (lmax > 0)
         snprintf(label, sizeof label, "%.4gM", lmax / 1048576.0);
-    snprintf(p->xtics, sizeof p->xtics,
-             "('1k' %d, '+8' %d, '32k' %d, '+8' %d, '1M' %d, '+8' %d, '%s' %d)",
-             mb_bio_position_x(1), mb_bio_position_x(2), mb_bio_position_x(3), mb_bio_position_x(4),
-             mb_bio_position_x(5), mb_bio_position_x(6), label, last);
+    mb_bio_xtics(p->xtics, sizeof p->xtics, label);
     p->xlast = last;
 }
 
