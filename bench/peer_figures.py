@@ -120,26 +120,27 @@ def run_mpibench(mpiexec, build, tmp, np, benches, sizes, extra=()):
     return got
 
 
-def run_ref_p2p(mpiexec, build, np, benches, sizes, warmup):
+def run_ref(mpiexec, build, program, column, np, benches, sizes, warmup):
+    """A minimal loop (mb_ref_p2p or mb_ref_coll): one launch per benchmark, one line per
+    length, "name bytes repetitions ...", the compared time in the given column."""
     got = {}
     for b in benches:
-        out, _ = run(mpirun(mpiexec, np, [os.path.join(build, "mb_ref_p2p"), b.lower(), "imb",
+        out, _ = run(mpirun(mpiexec, np, [os.path.join(build, program), b.lower(), "imb",
                                           warmup, *map(str, sizes)]))
         for line in out.splitlines():
-            _, x, reps, t, _ = line.split()
-            got[(b, int(x))] = (float(t), int(reps))
+            f = line.split()
+            got[(b, int(f[1]))] = (float(f[column]), int(f[2]))
     return got
+
+
+def run_ref_p2p(mpiexec, build, np, benches, sizes, warmup):
+    """mb_ref_p2p's lines: name, bytes, repetitions, t_max, bandwidth."""
+    return run_ref(mpiexec, build, "mb_ref_p2p", 3, np, benches, sizes, warmup)
 
 
 def run_ref_coll(mpiexec, build, np, benches, sizes, warmup):
-    got = {}
-    for b in benches:
-        out, _ = run(mpirun(mpiexec, np, [os.path.join(build, "mb_ref_coll"), b.lower(), "imb",
-                                          warmup, *map(str, sizes)]))
-        for line in out.splitlines():
-            _, x, reps, _, _, tavg = line.split()
-            got[(b, int(x))] = (float(tavg), int(reps))
-    return got
+    """mb_ref_coll's lines: name, bytes, repetitions, t_min, t_max, t_avg."""
+    return run_ref(mpiexec, build, "mb_ref_coll", 5, np, benches, sizes, warmup)
 
 
 ROW = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+(?:\s+[0-9.]+)*)\s*$")
