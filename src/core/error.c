@@ -116,7 +116,7 @@ static void emit(const char *prefix, const char *fmt, va_list ap)
     if (len >= 0 && (size_t)len < sizeof text)
         vsnprintf(text + len, sizeof text - (size_t)len, fmt, ap);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+        if (mb_is_control(*p))
             n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02x", *p);
         else
             out[n++] = (char)*p;

@@ -49,12 +49,19 @@ int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt,
  * stderr, prefixed with prog. Returns the exit status every rank must return (0 = go on). */
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm);
 
-/* Run-time failure: message on stderr from the calling rank, then MPI_Abort of the job. */
+/* The characters a user's string can bring that must not reach a terminal raw: control
+ * characters other than newline and tab. Messages (mb_eprintf) and output text (mb_printf)
+ * show them as \xNN. */
+static inline int mb_is_control(unsigned char c)
+{
+    return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
+}
+
 /* One message line on stderr (a newline is added), written at once so that messages of
- * several ranks never interleave within a line; control characters other than newline and
- * tab are shown as \xNN. */
+ * several ranks never interleave within a line; control characters shown as \xNN. */
 void mb_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Run-time failure: message on stderr from the calling rank, then MPI_Abort of the job. */
 _Noreturn void mb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Checks the return code of an MPI call; reports file:line and the MPI error string and

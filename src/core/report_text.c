@@ -19,11 +19,6 @@ static void put(const struct mb_out *out, const char *text, size_t n)
         }
 }
 
-static int is_control(unsigned char c)
-{
-    return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
-}
-
 /* Formats once, then writes to each stream. Control characters other than newline and tab -
  * which only a user's string (a file name, a benchmark name on the command line) can bring -
  * are shown as \xNN, as in messages on stderr: an escape sequence echoed in the header must
@@ -50,7 +45,7 @@ void mb_printf(const struct mb_out *out, const char *fmt, ...)
             put(out, text + start, i - start);
             break;
         }
-        if (is_control((unsigned char)text[i])) {
+        if (mb_is_control((unsigned char)text[i])) {
             char esc[5];
             put(out, text + start, i - start);
             snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)text[i]);
