@@ -89,12 +89,22 @@ int mb_beff36_shorten(double tmin18, int loops18, int npat, int nrep, double f, 
 
 /* ---- data ----------------------------------------------------------------------------- */
 
+/* The result arrays' lengths: one entry per measurement (repetition x pattern x size x
+ * method), one per loop-length slot (size x repetition x method). */
+static size_t measurements(long nrep, int npat)
+{
+    return (size_t)nrep * (size_t)npat * MB_BEFF_SIZES * MB_BEFF_METHODS;
+}
+
+static size_t loop_slots(long nrep)
+{
+    return (size_t)MB_BEFF_SIZES * (size_t)nrep * MB_BEFF_METHODS;
+}
+
 void mb_beff_data_init(struct mb_beff_data *d, const struct mb_config *cfg, int npat)
 {
-    const size_t n =
-        (size_t)mb_beff_cfg(cfg)->repetitions * (size_t)npat * MB_BEFF_SIZES * MB_BEFF_METHODS;
-    const size_t nl =
-        (size_t)MB_BEFF_SIZES * (size_t)mb_beff_cfg(cfg)->repetitions * MB_BEFF_METHODS;
+    const size_t n = measurements(mb_beff_cfg(cfg)->repetitions, npat);
+    const size_t nl = loop_slots(mb_beff_cfg(cfg)->repetitions);
 
     memset(d, 0, sizeof *d);
     d->nrep = (int)mb_beff_cfg(cfg)->repetitions;
@@ -122,8 +132,7 @@ void mb_beff_data_init(struct mb_beff_data *d, const struct mb_config *cfg, int 
 
 size_t mb_beff_data_bytes(long nrep, int npat)
 {
-    const size_t n = (size_t)nrep * (size_t)npat * MB_BEFF_SIZES * MB_BEFF_METHODS;
-    const size_t nl = (size_t)MB_BEFF_SIZES * (size_t)nrep * MB_BEFF_METHODS;
+    const size_t n = measurements(nrep, npat), nl = loop_slots(nrep);
     const struct mb_beff_data *d = NULL;
 
     /* What mb_beff_data_init allocates: 45 bytes per measurement (3.3 MB at the defaults,
