@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -36,6 +38,11 @@
  * instead, and the signal cleanup of such a child never touches its parent's files. */
 enum { SLOT_FREE, SLOT_WRITING, SLOT_LIVE };
 
+/* What a slot stands for: a file this run created (removed), a directory this run created
+ * (removed when empty, after the files), or a file another process of the job created that this
+ * process opened as rank 0 of the file's communicator (only its companions are removed). */
+enum slot_kind { KIND_FILE, KIND_DIR, KIND_WATCH };
+
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the cleanup registry needs lock-free atomic int");
 _Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "the cleanup registry needs lock-free pointers");
 
@@ -46,6 +53,8 @@ struct registry {
     struct {
         atomic_int state;
         int temporary; /* removed even in keep mode (MB_SCRATCH_TEMPORARY) */
+        int kind;      /* enum slot_kind */
+        pid_t opener;  /* > 0: the MPI library of this pid may have companions of the file */
         dev_t dev;
         ino_t ino;
     } slot[MB_SCRATCH_MAX];
@@ -115,43 +124,187 @@ static int free_slot(const struct registry *r)
 
 /* Called with the signals blocked; slot is FREE (taken) or LIVE (re-identified). */
 static void publish(struct registry *r, int i, const char *path, const struct stat *st,
-                    int temporary)
+                    int temporary, int kind)
 {
+    const int was_live = atomic_load(&r->slot[i].state) == SLOT_LIVE;
+    const pid_t opener = was_live ? r->slot[i].opener : 0;
+
     atomic_store(&r->slot[i].state, SLOT_WRITING);
     memcpy(r->path[i], path, strlen(path) + 1);
-    r->slot[i].dev = st->st_dev;
-    r->slot[i].ino = st->st_ino;
+    r->slot[i].dev = st ? st->st_dev : 0;
+    r->slot[i].ino = st ? st->st_ino : 0;
     r->slot[i].temporary = temporary;
+    r->slot[i].kind = kind;
+    r->slot[i].opener = opener; /* a re-identified file keeps its companions */
     atomic_store(&r->slot[i].state, SLOT_LIVE);
 }
 
-/* The identity check and unlink shared by every removal path; async-signal-safe. */
+/* ---- companions: files the MPI library makes beside a file it opens ------------------------
+ * MPI-IO implementations keep a shared file pointer in a file of their own next to the data
+ * file, made by rank 0 of the file's communicator and removed by MPI_File_close, so a process
+ * that is killed leaves it behind. Both names end with that process's pid, which is what tells
+ * this run's from another's: Open MPI 4.1's sharedfp/lockedfile component (used where its
+ * shared-memory component cannot be, e.g. on a file system shared by several nodes) makes
+ * "NAME-<jobid>-<pid>.lock", ROMIO (MPICH) ".NAME.shfp.<number>.<pid>" (both observed with a
+ * two-process MPI_File_get_position_shared). Matching is by name only: the library creates the
+ * file, so there is no identity to record. */
+
+/* Whether text[0..n) is one or more decimal digits. */
+static int all_digits(const char *text, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (text[i] < '0' || text[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* The decimal digits of pid into out (at least 24 bytes); async-signal-safe. */
+static size_t pid_digits(pid_t pid, char *out)
+{
+    char rev[24];
+    size_t n = 0, k = 0;
+    unsigned long v = (unsigned long)pid;
+
+    do {
+        rev[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && n < sizeof rev);
+    while (n > 0)
+        out[k++] = rev[--n];
+    out[k] = '\0';
+    return k;
+}
+
+int mb_scratch_is_companion(const char *entry, const char *base, long pid)
+{
+    char digits[24];
+    const size_t nb = strlen(base), ne = strlen(entry), nd = pid_digits((pid_t)pid, digits);
+    const char *mid, *end;
+
+    if (nb == 0)
+        return 0;
+    /* Open MPI: base "-" digits "-" pid ".lock" */
+    if (ne > nb + nd + 7 && strncmp(entry, base, nb) == 0 && entry[nb] == '-' &&
+        strcmp(entry + ne - 5, ".lock") == 0 && strncmp(entry + ne - 5 - nd, digits, nd) == 0 &&
+        entry[ne - 6 - nd] == '-') {
+        mid = entry + nb + 1;
+        end = entry + ne - 6 - nd;
+        if (end > mid && all_digits(mid, (size_t)(end - mid)))
+            return 1;
+    }
+    /* ROMIO: "." base ".shfp." digits "." pid */
+    if (ne > nb + nd + 8 && entry[0] == '.' && strncmp(entry + 1, base, nb) == 0 &&
+        strncmp(entry + 1 + nb, ".shfp.", 6) == 0 && strcmp(entry + ne - nd, digits) == 0 &&
+        entry[ne - nd - 1] == '.') {
+        mid = entry + nb + 7;
+        end = entry + ne - nd - 1;
+        if (end > mid && all_digits(mid, (size_t)(end - mid)))
+            return 1;
+    }
+    return 0;
+}
+
+#if defined(__linux__) && defined(SYS_getdents64)
+/* Removes the companions of path made by opener's MPI library: a scan of the file's directory
+ * with getdents64, which unlike opendir allocates nothing (async-signal-safe in practice:
+ * open, a system call, unlinkat, close). */
+static void remove_companions(const char *path, pid_t opener)
+{
+    struct dirent64_raw {
+        uint64_t ino;
+        int64_t off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+    };
+    char dir[MB_SCRATCH_PATH_MAX], buf[4096] __attribute__((aligned(8)));
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const size_t dlen = slash ? (size_t)(slash - path) : 0;
+    int fd;
+    long n;
+
+    if (dlen == 0 && slash) {
+        dir[0] = '/';
+        dir[1] = '\0';
+    } else if (slash) {
+        memcpy(dir, path, dlen);
+        dir[dlen] = '\0';
+    } else {
+        dir[0] = '.';
+        dir[1] = '\0';
+    }
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+        for (long off = 0; off < n;) {
+            const struct dirent64_raw *e = (const struct dirent64_raw *)(void *)(buf + off);
+            struct stat st;
+            if (mb_scratch_is_companion(e->name, base, (long)opener) &&
+                fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+                (void)unlinkat(fd, e->name, 0);
+            off += e->reclen;
+        }
+    }
+    close(fd);
+}
+#else
+static void remove_companions(const char *path, pid_t opener)
+{
+    (void)path;
+    (void)opener;
+}
+#endif
+
+/* The identity check and unlink shared by every removal path; async-signal-safe. A
+ * directory is removed only when empty (ENOTEMPTY is MB_SCRATCH_FAILED: files of other
+ * processes of the job are still in it). */
 static enum mb_scratch_outcome unlink_slot(struct registry *r, int i)
 {
     struct stat st;
 
+    if (r->slot[i].opener > 0)
+        remove_companions(r->path[i], r->slot[i].opener); /* never kept: the library's */
+    if (r->slot[i].kind == KIND_WATCH)
+        return MB_SCRATCH_GONE; /* the file itself is another process's to remove */
     if (atomic_load(&r->keep) && !r->slot[i].temporary)
         return MB_SCRATCH_KEPT;
     if (lstat(r->path[i], &st) != 0)
         return errno == ENOENT ? MB_SCRATCH_GONE : MB_SCRATCH_FAILED;
-    if (st.st_dev != r->slot[i].dev || st.st_ino != r->slot[i].ino || !S_ISREG(st.st_mode))
+    if (st.st_dev != r->slot[i].dev || st.st_ino != r->slot[i].ino ||
+        !(r->slot[i].kind == KIND_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
         return MB_SCRATCH_REPLACED;
-    if (unlink(r->path[i]) != 0)
+    if ((r->slot[i].kind == KIND_DIR ? rmdir(r->path[i]) : unlink(r->path[i])) != 0)
         return errno == ENOENT ? MB_SCRATCH_GONE : MB_SCRATCH_FAILED;
     return MB_SCRATCH_REMOVED;
 }
 
-/* Every LIVE slot unlinked (as keep mode allows) and freed; async-signal-safe. */
-static void cleanup(struct registry *r)
+/* Every LIVE slot unlinked (as keep mode allows) and freed, the files before the directories
+ * that may hold them; async-signal-safe. A directory that is not empty yet stays registered
+ * when patient is 0 (a signal handler: the janitor tries again once this process has ended);
+ * the janitor (patient) waits up to a few seconds for the other processes of the job to remove
+ * their files from it. */
+static void cleanup(struct registry *r, int patient)
 {
     const int saved = errno;
 
-    for (int i = 0; i < MB_SCRATCH_MAX; i++) {
-        if (atomic_load(&r->slot[i].state) != SLOT_LIVE)
-            continue;
-        (void)unlink_slot(r, i);
-        atomic_store(&r->slot[i].state, SLOT_FREE);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < MB_SCRATCH_MAX; i++) {
+            if (atomic_load(&r->slot[i].state) != SLOT_LIVE ||
+                (r->slot[i].kind == KIND_DIR) != (pass == 1))
+                continue;
+            if (pass == 1)
+                for (int tries = 0; patient && tries < 50; tries++) {
+                    if (unlink_slot(r, i) != MB_SCRATCH_FAILED || errno != ENOTEMPTY)
+                        break;
+                    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+                }
+            if (unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY && !patient)
+                continue;
+            atomic_store(&r->slot[i].state, SLOT_FREE);
+        }
     errno = saved;
 }
 
@@ -274,7 +427,7 @@ int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err)
             path, what);
     }
     if (rc == 0)
-        publish(r, slot, path, &st, (flags & MB_SCRATCH_TEMPORARY) != 0);
+        publish(r, slot, path, &st, (flags & MB_SCRATCH_TEMPORARY) != 0, KIND_FILE);
     unblock_signals(&old);
     return rc;
 }
@@ -301,9 +454,64 @@ int mb_scratch_register(const char *path, struct mb_error *err)
         unblock_signals(&old);
         return registry_full(err);
     }
-    publish(r, slot, path, &st, 0);
+    publish(r, slot, path, &st, 0, KIND_FILE);
     unblock_signals(&old);
     return 0;
+}
+
+int mb_scratch_mkdir(const char *path, struct mb_error *err)
+{
+    struct registry *r;
+    struct stat st;
+    sigset_t old;
+    int slot, rc;
+
+    if ((rc = check_path(path, err)) != 0)
+        return rc;
+    r = registry();
+    block_signals(&old);
+    if ((slot = free_slot(r)) < 0) {
+        unblock_signals(&old);
+        return registry_full(err);
+    }
+    if (mkdir(path, 0777) != 0) {
+        const int e = errno;
+        unblock_signals(&old);
+        return mb_error_set(err, e == EEXIST ? MB_ERR_USAGE : MB_ERR_RUNTIME,
+                            "cannot create the scratch directory '%s': %s", path, strerror(e));
+    }
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        const int e = errno;
+        rmdir(path);
+        unblock_signals(&old);
+        return mb_error_set(err, MB_ERR_RUNTIME, "cannot examine the new directory '%s': %s", path,
+                            strerror(e));
+    }
+    publish(r, slot, path, &st, 0, KIND_DIR);
+    unblock_signals(&old);
+    return 0;
+}
+
+int mb_scratch_opened(const char *path)
+{
+    struct registry *r = registry();
+    sigset_t old;
+    int slot = find_slot(r, path), added = 0;
+
+    /* Open_Close times the opens: after the first, this is a lookup and nothing else. */
+    if (slot >= 0 && r->slot[slot].opener == getpid())
+        return 0;
+    if (check_path(path, &(struct mb_error){MB_ERR_NONE, ""}) != 0)
+        return 0;
+    block_signals(&old);
+    if (slot < 0 && (slot = free_slot(r)) >= 0) {
+        publish(r, slot, path, NULL, 0, KIND_WATCH);
+        added = 1;
+    }
+    if (slot >= 0)
+        r->slot[slot].opener = getpid();
+    unblock_signals(&old);
+    return added;
 }
 
 int mb_scratch_is_ours(const char *path)
@@ -364,6 +572,12 @@ struct mb_scratch_tally mb_scratch_remove_all(void)
     for (int i = 0; i < MB_SCRATCH_MAX; i++) {
         if (atomic_load(&r->slot[i].state) != SLOT_LIVE)
             continue;
+        if (r->slot[i].kind == KIND_DIR)
+            continue; /* its maker removes it with mb_scratch_remove when its job is done */
+        if (r->slot[i].kind == KIND_WATCH) {
+            (void)mb_scratch_remove(r->path[i]); /* companions only; not a file of ours */
+            continue;
+        }
         switch (mb_scratch_remove(r->path[i])) {
         case MB_SCRATCH_REMOVED:
             t.removed++;
@@ -401,7 +615,7 @@ void mb_scratch_cleanup(void)
     struct registry *r = registry_if_ours();
 
     if (r)
-        cleanup(r);
+        cleanup(r, 0);
 }
 
 /* ---- the janitor ---------------------------------------------------------------------------
@@ -473,7 +687,7 @@ static _Noreturn void janitor(struct registry *r, int fd)
         if (n == 0 || (n < 0 && errno != EINTR))
             break;
     }
-    cleanup(r);
+    cleanup(r, 1);
     _exit(0);
 }
 

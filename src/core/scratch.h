@@ -75,6 +75,26 @@ int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err);
  * file's current identity. */
 int mb_scratch_register(const char *path, struct mb_error *err);
 
+/* Creates the directory path (mode 0777 less the umask) for this run's scratch files and
+ * registers it: every exit path removes it once it is empty, after the files (the janitor
+ * waits a few seconds for the other processes of the job to remove theirs from it). An
+ * existing path is MB_ERR_USAGE, never reused. mb_scratch_remove(path) removes it at a normal
+ * end; mb_scratch_remove_all leaves it to its maker. */
+int mb_scratch_mkdir(const char *path, struct mb_error *err);
+
+/* Called by mb_scratch_open on rank 0 of the file's communicator: the MPI library of this
+ * process may make companion files beside path (a shared file pointer: Open MPI's
+ * "NAME-<jobid>-<pid>.lock", ROMIO's ".NAME.shfp.<number>.<pid>"), removed by MPI_File_close
+ * but left by a process that is killed. Every exit path then removes those that carry this
+ * process's pid, also in keep mode; a path this process did not create is watched for them
+ * only. After the first call for a path this is a lookup (IMB's Open_Close times opens).
+ * Returns 1 when it started watching a path it did not know (to forget if the open fails). */
+int mb_scratch_opened(const char *path);
+
+/* Whether the directory entry name is a companion of the file named base made by the MPI
+ * library of process pid (the patterns above). */
+int mb_scratch_is_companion(const char *entry, const char *base, long pid);
+
 /* Whether path is registered by this process and still the file it registered (same device
  * and inode): a file this run created, which it may overwrite (IMB-IO -keep: the next
  * benchmark reuses the name). */

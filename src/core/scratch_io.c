@@ -108,9 +108,13 @@ int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, M
                     struct mb_error *err)
 {
     char why[MPI_MAX_ERROR_STRING + 128], modes[160];
-    int rc;
+    int rc, rank = -1, watched = 0;
 
     *fh = MPI_FILE_NULL;
+    /* Rank 0's MPI library may make a shared-file-pointer file beside path during the open:
+     * watched from before it can exist (core/scratch.h). */
+    if (MPI_Comm_rank(comm, &rank) == MPI_SUCCESS && rank == 0)
+        watched = mb_scratch_opened(path);
     rc = MPI_File_open(comm, path, amode, info, fh);
     if (rc == MPI_SUCCESS) {
         rc = MPI_File_set_errhandler(*fh, MPI_ERRORS_RETURN);
@@ -119,6 +123,8 @@ int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, M
         MPI_File_close(fh);
         *fh = MPI_FILE_NULL;
     }
+    if (watched)
+        mb_scratch_forget(path); /* nothing opened, nothing beside it to watch for */
     mb_scratch_mpi_message(rc, why, sizeof why);
     describe_amode(amode, modes, sizeof modes);
     mb_error_set(err, MB_ERR_RUNTIME, "cannot open '%s' (MPI_File_open, %s): %s", path, modes, why);

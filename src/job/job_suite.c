@@ -399,7 +399,12 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     double expected = 0, expected_done = 0;
     const double t0 = mb_now();
     char fs[160] = "unknown file system";
+    struct mb_scratch_signals signals;
     int worst = 0;
+
+    /* For the whole job, not only inside the I/O phases: an interrupt between phases must
+     * remove the scratch directory too (every process: each removes its own files). */
+    mb_scratch_signals_install(&signals);
 
     for (size_t i = 0; i < n; i++)
         expected += mb_job_phase_at(i)->seconds[j->mode];
@@ -407,8 +412,9 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         all.path = mb_rs_strdup(cfg->common.json_path); /* what index.html names */
         struct mb_fs_info info;
         struct mb_error err = {MB_ERR_NONE, ""};
-        if (mkdir(j->scratch, 0777) != 0)
-            mb_die("cannot create the scratch directory '%s': %s", j->scratch, strerror(errno));
+        /* Registered: removed on every exit path, not only at the end below. */
+        if (mb_scratch_mkdir(j->scratch, &err) != 0)
+            mb_die("%s", err.msg);
         if (mb_scratch_fs_info(j->scratch, &info, &err) == 0)
             snprintf(fs, sizeof fs, "file system %s, %.1f GB free", info.type,
                      (double)info.free_bytes / 1e9);
@@ -457,11 +463,12 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         }
     }
     if (ctx->rank == 0) {
-        if (rmdir(j->scratch) != 0)
+        if (mb_scratch_remove(j->scratch) != MB_SCRATCH_REMOVED)
             mb_eprintf("%s: note: the scratch directory '%s' is kept: %s", cfg->prog, j->scratch,
                        strerror(errno));
         finish_job(ctx, cfg, ends, &all, fs);
     }
+    mb_scratch_signals_restore(&signals);
     mb_records_free(&all);
     free(ends);
     tally->rows = (long long)n;

@@ -14,9 +14,18 @@ returned: the directory gets --settle seconds, and no janitor may outlive them.
 Also b_eff, whose temporary protocol files are the "scratch files" here and whose user's file
 is an earlier run's protocol (--user-file b_eff.prot).
 
+Also the main job (mpibench run --io-dir D): --watch-dir D is the directory that must be as it
+was (the job's own results go elsewhere), --glob waits for files below it (its scratch
+directory's files), --no-json leaves out the JSON check (the job writes results.jsonl itself).
+--env K=V sets the environment of the run: OMPI_MCA_sharedfp=lockedfile makes Open MPI keep a
+shared file pointer in a file of its own beside the scratch file ("NAME-<jobid>-<pid>.lock", as
+on a file system shared by several nodes), which must go too.
+
 Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
-                          [--to mpiexec|rank0] [--prefix P] [--user-file F] -- ARGS
+                          [--to mpiexec|rank0] [--prefix P | --glob G] [--user-file F]
+                          [--watch-dir D] [--no-json] [--env K=V ...] -- ARGS
 """
+import glob
 import argparse
 import os
 import shlex
@@ -82,6 +91,12 @@ def main():
     ap.add_argument("--files", type=int, default=1, help="wait until this many scratch files exist")
     ap.add_argument("--wait", type=float, default=60, help="seconds to wait for a scratch file")
     ap.add_argument("--limit", type=float, default=30, help="seconds the job may take to end")
+    ap.add_argument("--glob", help="wait for files matching this pattern (relative to the run's "
+                    "directory) instead of --prefix")
+    ap.add_argument("--watch-dir", help="only this directory (made empty before the run) must be "
+                    "as before; the user's file is checked too")
+    ap.add_argument("--no-json", action="store_true", help="no --json file of the run")
+    ap.add_argument("--env", action="append", default=[], help="K=V for the run's environment")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -91,24 +106,33 @@ def main():
             f.write("the user's file\n")
         # The run's JSON (created empty first, so that it belongs to "before"): whole records
         # up to the cut.
-        open(os.path.join(cwd, "run.jsonl"), "w").close()
-        before = listing(cwd)
+        if not opts.no_json:
+            open(os.path.join(cwd, "run.jsonl"), "w").close()
+        watched = os.path.join(cwd, opts.watch_dir) if opts.watch_dir else cwd
+        os.makedirs(watched, exist_ok=True)
+        before = listing(watched)
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
-               args + ["--json", "run.jsonl"])
+               args + ([] if opts.no_json else ["--json", "run.jsonl"]))
+        env = dict(os.environ)
+        env.update(kv.split("=", 1) for kv in opts.env)
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True, env=env)
         deadline = time.monotonic() + opts.wait
         seen = []
         while time.monotonic() < deadline and proc.poll() is None:
-            seen = [n for n in os.listdir(cwd)
-                    if n.startswith(opts.prefix) and n != opts.user_file]
+            if opts.glob:
+                seen = glob.glob(opts.glob, root_dir=cwd)
+            else:
+                seen = [n for n in os.listdir(cwd)
+                        if n.startswith(opts.prefix) and n != opts.user_file]
             if len(seen) >= opts.files:
                 break
             time.sleep(0.05)
         if len(seen) < opts.files:
             proc.kill()
             out, err = proc.communicate()
-            print(f"FAILED: not {opts.files} scratch files {opts.prefix}* within {opts.wait} s "
+            print(f"FAILED: not {opts.files} scratch files {opts.glob or opts.prefix + '*'} "
+                  f"within {opts.wait} s "
                   f"(exit {proc.returncode})\n{out[-3000:]}\n{err[-3000:]}")
             return 1
         time.sleep(0.3)  # let every process get into its I/O
@@ -132,7 +156,7 @@ def main():
         settle = time.monotonic() + opts.settle
         time.sleep(0.2)
         while True:
-            after, left = listing(cwd), janitors(cwd)
+            after, left = listing(watched), janitors(cwd)
             if (after == before and not left) or time.monotonic() > settle:
                 break
             time.sleep(0.1)
@@ -145,7 +169,8 @@ def main():
         with open(mine) as f:
             if f.read() != "the user's file\n":
                 problems.append("the user's file was changed")
-        problems += jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
+        if not opts.no_json:
+            problems += jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
         # The launcher's exit status after a forwarded Ctrl-C is its own business (MPICH's
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:

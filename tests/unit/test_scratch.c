@@ -128,12 +128,12 @@ static void test_create_and_remove(void)
     EXPECT_EQ_LL(mb_scratch_count(), 2);
 
     /* Never a directory, FIFO or symbolic link (even to a regular file), force or not. */
-    EXPECT(mkdir(at("d"), 0755) == 0);
+    EXPECT(mkdir(at("sd"), 0755) == 0);
     EXPECT(mkfifo(at("p"), 0644) == 0);
     put(at("target"), "x");
     EXPECT(symlink(at("target"), at("s")) == 0);
     EXPECT(symlink(at("nowhere"), at("dangling")) == 0);
-    EXPECT_EQ_LL(mb_scratch_create(at("d"), 1, &err), MB_EXIT_USAGE);
+    EXPECT_EQ_LL(mb_scratch_create(at("sd"), 1, &err), MB_EXIT_USAGE);
     EXPECT_STR_CONTAINS(err.msg, "a directory");
     err = (struct mb_error){0};
     EXPECT_EQ_LL(mb_scratch_create(at("p"), 1, &err), MB_EXIT_USAGE);
@@ -169,7 +169,7 @@ static void test_create_and_remove(void)
     EXPECT_EQ_LL(t.removed, 2);
     EXPECT_EQ_LL(t.kept + t.gone + t.replaced + t.failed, 0);
     EXPECT(!exists(at("a")) && !exists(at("foreign")));
-    EXPECT(exists(at("d")) && exists(at("p")) && exists(at("s")) && exists(at("dangling")));
+    EXPECT(exists(at("sd")) && exists(at("p")) && exists(at("s")) && exists(at("dangling")));
     EXPECT(exists(at("target")) && exists(at("hard")));
     EXPECT_EQ_LL(mb_scratch_count(), 0);
     unlink(at("hard"));
@@ -221,7 +221,7 @@ static void test_identity(void)
     EXPECT_EQ_LL(mb_scratch_register(at("m2"), &err), 0); /* no second slot */
     EXPECT_EQ_LL(mb_scratch_count(), 2);
     mb_scratch_forget(at("m2"));
-    EXPECT_EQ_LL(mb_scratch_register(at("d"), &err), MB_EXIT_RUNTIME);
+    EXPECT_EQ_LL(mb_scratch_register(at("sd"), &err), MB_EXIT_RUNTIME);
     EXPECT_STR_CONTAINS(err.msg, "a directory");
     EXPECT(err.kind == MB_ERR_RUNTIME);
     err = (struct mb_error){0};
@@ -406,6 +406,97 @@ static void test_exit_paths(void)
     EXPECT(now.sa_handler == SIG_DFL);
 }
 
+/* The MPI library's companion files: names that carry the opener's pid, and only those. */
+static void test_companions(void)
+{
+    struct mb_error err = {0};
+    char mine[64], other[64], romio[64], romio_other[64];
+    const long me = (long)getpid();
+
+    EXPECT(mb_scratch_is_companion("IMB_out-1754202113-1148.lock", "IMB_out", 1148));
+    EXPECT(mb_scratch_is_companion(".IMB_out.shfp.285498924.8304", "IMB_out", 8304));
+    EXPECT(!mb_scratch_is_companion("IMB_out-1754202113-1148.lock", "IMB_out", 114));
+    EXPECT(!mb_scratch_is_companion("IMB_out-1754202113-11148.lock", "IMB_out", 1148));
+    EXPECT(!mb_scratch_is_companion("IMB_out_0-1754202113-1148.lock", "IMB_out", 1148));
+    EXPECT(!mb_scratch_is_companion("IMB_out--1148.lock", "IMB_out", 1148));
+    EXPECT(!mb_scratch_is_companion("IMB_out-12x-1148.lock", "IMB_out", 1148));
+    EXPECT(!mb_scratch_is_companion(".IMB_out.shfp..8304", "IMB_out", 8304));
+    EXPECT(!mb_scratch_is_companion(".IMB_out.shfp.1.83045", "IMB_out", 8304));
+    EXPECT(!mb_scratch_is_companion("IMB_out", "IMB_out", 8304));
+
+    /* A file of ours opened by this process, and a name another process made (watched): the
+     * companions with this pid go on removal, in keep mode too; others' stay. */
+    snprintf(mine, sizeof mine, "c1-77-%ld.lock", me);
+    snprintf(other, sizeof other, "c1-77-%ld.lock", me + 1);
+    snprintf(romio, sizeof romio, ".c2.shfp.12345.%ld", me);
+    snprintf(romio_other, sizeof romio_other, ".c2.shfp.12345.%ld", me + 1);
+    EXPECT_EQ_LL(mb_scratch_create(at("c1"), 0, &err), 0);
+    mb_scratch_opened(at("c1"));
+    put(at(mine), "lock");
+    put(at(other), "someone else's");
+    put(at("c2"), "another process's file");
+    mb_scratch_opened(at("c2"));
+    mb_scratch_opened(at("c2")); /* once is enough */
+    put(at(romio), "pointer");
+    put(at(romio_other), "someone else's");
+    EXPECT_EQ_LL(mb_scratch_count(), 2);
+    mb_scratch_keep(1);
+    (void)mb_scratch_remove_all();
+    mb_scratch_keep(0);
+    EXPECT(exists(at("c1"))); /* kept: keep mode */
+    EXPECT(!exists(at(mine)));
+    EXPECT(!exists(at(romio)));
+    EXPECT(exists(at("c2"))); /* not ours: watched only */
+    EXPECT(exists(at(other)) && exists(at(romio_other)));
+    EXPECT_EQ_LL(mb_scratch_count(), 0);
+    unlink(at("c1"));
+    unlink(at("c2"));
+    unlink(at(other));
+    unlink(at(romio_other));
+}
+
+/* A registered directory: never an existing one, left alone by remove_all (its maker removes
+ * it), removed by every exit path once empty, never while it holds a file. */
+static void test_directory(void)
+{
+    struct mb_error err = {0};
+    pid_t pid;
+    int status = 0;
+
+    EXPECT_EQ_LL(mb_scratch_mkdir(at("regdir"), &err), 0);
+    EXPECT_EQ_LL(mb_scratch_mkdir(at("regdir"), &err), MB_EXIT_USAGE);
+    EXPECT_STR_CONTAINS(err.msg, "cannot create the scratch directory");
+    err = (struct mb_error){0};
+    EXPECT_EQ_LL(mb_scratch_create(at("regdir/f"), 0, &err), 0);
+    (void)mb_scratch_remove_all();
+    EXPECT(exists(at("regdir")) && !exists(at("regdir/f")));
+    put(at("regdir/user"), "a file someone put there");
+    EXPECT(mb_scratch_remove(at("regdir")) == MB_SCRATCH_FAILED);
+    EXPECT(exists(at("regdir/user")));
+    unlink(at("regdir/user"));
+    EXPECT_EQ_LL(mb_scratch_mkdir(at("d2"), &err), 0);
+    EXPECT(mb_scratch_remove(at("d2")) == MB_SCRATCH_REMOVED);
+    EXPECT(!exists(at("d2")));
+    rmdir(at("regdir"));
+
+    /* SIGTERM in a child: its files, then its directory. */
+    pid = fork();
+    if (pid == 0) {
+        struct mb_scratch_signals saved;
+        struct mb_error e = {0};
+        mb_scratch_signals_install(&saved);
+        if (mb_scratch_mkdir(at("dt"), &e) != 0 || mb_scratch_create(at("dt/f"), 0, &e) != 0)
+            _exit(3);
+        raise(SIGTERM);
+        _exit(4);
+    }
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
+    EXPECT(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    for (int i = 0; i < 100 && exists(at("dt")); i++)
+        nanosleep(&(struct timespec){0, 20000000}, NULL);
+    EXPECT(!exists(at("dt")));
+}
+
 static void test_hints(void)
 {
     struct mb_error err = {0};
@@ -556,9 +647,11 @@ int main(int argc, char **argv)
     test_identity();
     test_keep();
     test_capacity();
+    test_companions();
     test_hints();
     test_fs_info();
     test_exit_paths(); /* forks: before MPI_Init */
+    test_directory();  /* forks too */
     MPI_Init(&argc, &argv);
     test_mpi_io();
     MPI_Finalize();
