@@ -31,6 +31,8 @@ struct mb_watchdog {
     int rank;
     char prog[64];
     struct sigaction previous;
+    void (*on_arm)(void *);
+    void *on_arm_arg;
 };
 
 struct mb_watchdog *mb_watchdog_start(double seconds, const char *prog, int rank)
@@ -86,6 +88,21 @@ void mb_watchdog_arm(struct mb_watchdog *wd, const char *label)
     alarm_length =
         (n < 0) ? 0 : (n < (int)sizeof alarm_message ? n : (int)sizeof alarm_message - 1);
     set_timer(wd->after);
+    if (wd->on_arm)
+        wd->on_arm(wd->on_arm_arg);
+}
+
+double mb_watchdog_seconds(const struct mb_watchdog *wd)
+{
+    return wd ? wd->seconds : 0;
+}
+
+void mb_watchdog_on_arm(struct mb_watchdog *wd, void (*fn)(void *), void *arg)
+{
+    if (!wd)
+        return;
+    wd->on_arm = fn;
+    wd->on_arm_arg = arg;
 }
 
 void mb_watchdog_disarm(struct mb_watchdog *wd)

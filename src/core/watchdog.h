@@ -27,4 +27,12 @@ void mb_watchdog_arm(struct mb_watchdog *wd, const char *label);
 void mb_watchdog_disarm(struct mb_watchdog *wd);
 void mb_watchdog_stop(struct mb_watchdog *wd);
 
+/* --timeout in seconds (0 for NULL). */
+double mb_watchdog_seconds(const struct mb_watchdog *wd);
+
+/* fn(arg) runs at the end of every mb_watchdog_arm of this process until it is replaced (fn
+ * NULL: none): rank 0's heartbeat to idle processes (core/idle.h). Arm calls lie between
+ * measurements, never inside a timed loop. */
+void mb_watchdog_on_arm(struct mb_watchdog *wd, void (*fn)(void *), void *arg);
+
 #endif

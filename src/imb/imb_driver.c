@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/idle.h"
 #include "core/report_json.h"
 #include "core/stats.h"
 #include "core/window.h"
@@ -590,6 +591,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       struct mb_imb_tally *tally)
 {
     struct block_run r;
+    struct mb_idle idle;
     const struct mb_imb_family *f = plan->family;
     const struct mb_imb_bench *b = &f->benchmarks[item->bench];
 
@@ -618,16 +620,20 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
              mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     mb_groups_create(&r.g, ctx->world, plan->position, item->q, item->multi >= 0);
-    if (r.g.my_group >= 0)
+    /* Idle processes wait while the active ones run (guide 5.2.2), the whole block, armed by
+     * rank 0's heartbeat (core/idle.h; rank 0 is always active). */
+    mb_idle_begin(&idle, ctx->wd, ctx->world, r.g.idle > 0, r.g.my_group < 0);
+    if (r.g.my_group >= 0) {
         run_active(&r, plan, item->multi, tally);
+    } else {
+        snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (this process idle)", f->name,
+                 b->name, mode_label(r.mode), item->q);
+        mb_idle_wait(&idle, r.label);
+    }
     snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (finishing)", f->name, b->name,
              mode_label(r.mode), item->q);
-    /* Idle processes wait here while the active ones run (guide 5.2.2), the whole block:
-     * unarmed, as no single measurement bounds that (rank 0 is always active). */
-    if (r.g.my_group >= 0)
-        mb_watchdog_arm(ctx->wd, r.label);
-    else
-        mb_watchdog_disarm(ctx->wd);
+    mb_watchdog_arm(ctx->wd, r.label);
+    mb_idle_end(&idle);
     MB_MPI(MPI_Barrier(ctx->world));
     mb_groups_free(&r.g);
     mb_watchdog_disarm(ctx->wd);
