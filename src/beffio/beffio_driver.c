@@ -12,6 +12,7 @@
 #include "beffio/beffio_run.h"
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/idle.h"
 #include "core/report_text.h"
 #include "core/watchdog.h"
 
@@ -42,6 +43,20 @@ static void arm(const struct mb_bio_run *r, int a, int n, int p, long long l)
              "b_eff_io %s pass, partition of %d process%s, pattern %d (%s, chunk %lld bytes)",
              mb_bio_access_name[a], n, n == 1 ? "" : "es", p,
              mb_bio_type_name[mb_bio_table[p].type], l);
+    mb_watchdog_arm(r->ctx->wd, label);
+}
+
+/* Armed waits outside the patterns: a partition's processes meet in barriers and a reduction
+ * before and after its patterns, and all processes between partitions; a stopped process must
+ * not leave the others waiting there unarmed. */
+static void arm_wait(const struct mb_bio_run *r, int a, int n, const char *what)
+{
+    char label[256];
+
+    if (!r->ctx->wd)
+        return;
+    snprintf(label, sizeof label, "b_eff_io %s pass, partition of %d process%s (%s)",
+             mb_bio_access_name[a], n, n == 1 ? "" : "es", what);
     mb_watchdog_arm(r->ctx->wd, label);
 }
 
@@ -227,6 +242,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
             total_n += b->partitions[k];
         ps.disk_budget = MB_BIO_DISK_SHARE * (double)b->disk_free * n / total_n;
     }
+    arm_wait(r, a, n, "starting");
     barrier(comm);
     t0 = mb_now();
     for (int p = 0; p < MB_BIO_PATTERNS; p++) {
@@ -243,7 +259,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
         pattern(r, d, &ps, i, a, p, tu);
         if (q->part == MB_BIO_LAST)
             close_type(r, d, &ps, i, a, q->type);
-        mb_watchdog_disarm(r->ctx->wd);
+        arm_wait(r, a, n, "between patterns");
         if (rank == 0) {
             mb_bio_print_pattern(r, d, i, a, p);
             mb_bio_json_pattern(r, d, i, a, p);
@@ -258,6 +274,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     }
     MB_MPI(MPI_Reduce(&ps.errors, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, comm));
     barrier(comm);
+    mb_watchdog_disarm(r->ctx->wd);
     if (rank == 0) {
         ac->ran = 1;
         ac->t = mb_now() - t0;
@@ -281,16 +298,29 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
 void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
 {
     const double t0 = mb_now();
+    struct mb_idle idle;
 
     barrier(r->ctx->world);
     for (int a = 0; a < MB_BIO_ACCESSES; a++) {
         if (r->ctx->rank == 0)
             mb_bio_print_table_head(r);
         for (int i = 0; i < d->npart; i++) {
+            const int n = r->b->partitions[i];
+            arm_wait(r, a, n, "all processes meeting before it");
             barrier(r->ctx->world);
-            partition_pass(r, d, i, a);
+            /* Processes outside the partition wait, armed by rank 0's heartbeat (core/idle.h;
+             * rank 0 belongs to every partition). */
+            mb_idle_begin(&idle, r->ctx->wd, r->ctx->world, n < r->ctx->size,
+                          r->comm[i] == MPI_COMM_NULL);
+            if (r->comm[i] != MPI_COMM_NULL)
+                partition_pass(r, d, i, a);
+            else
+                mb_idle_wait(&idle, "b_eff_io partition pass (this process outside the partition)");
+            arm_wait(r, a, n, "all processes meeting after it");
+            mb_idle_end(&idle);
         }
     }
     barrier(r->ctx->world);
+    mb_watchdog_disarm(r->ctx->wd);
     d->t_total = mb_now() - t0;
 }
