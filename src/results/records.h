@@ -17,7 +17,7 @@ struct mb_records {
  * line: the longest real ones (a header's host list, Presta allred's per-sample arrays) stay
  * far below MB_RECORDS_MAX_LINE. The whole file is held in memory as parsed JSON, about ten
  * times its size: MB_RECORDS_MAX_BYTES keeps that within a login node's memory, and is
- * still hundreds of times the largest results file a full run writes. */
+ * still far beyond what runs write (one record of a few hundred bytes per measured row). */
 #define MB_RECORDS_MAX_LINE  (16 * 1024 * 1024)
 #define MB_RECORDS_MAX_BYTES (1024L * 1024 * 1024)
 
