@@ -19,40 +19,86 @@ static void put(const struct mb_out *out, const char *text, size_t n)
         }
 }
 
+/* fmt formatted into small (len bytes) or, when longer, into a new allocation; its length in
+ * *n. */
+static char *vformat(char *small, size_t len, size_t *n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static char *vformat(char *small, size_t len, size_t *n, const char *fmt, va_list ap)
+{
+    va_list again;
+    char *text = small;
+    int got;
+
+    va_copy(again, ap);
+    got = vsnprintf(small, len, fmt, ap);
+    if (got < 0)
+        mb_die("cannot format output text");
+    if ((size_t)got >= len) {
+        text = mb_xmalloc((size_t)got + 1);
+        vsnprintf(text, (size_t)got + 1, fmt, again);
+    }
+    va_end(again);
+    *n = (size_t)got;
+    return text;
+}
+
+void mb_escape_each(const char *text, size_t len,
+                    void (*put_piece)(void *arg, const char *s, size_t n), void *arg)
+{
+    for (size_t start = 0, i = 0;; i++) {
+        if (i == len) {
+            put_piece(arg, text + start, i - start);
+            break;
+        }
+        if (mb_is_control((unsigned char)text[i])) {
+            char esc[5];
+            put_piece(arg, text + start, i - start);
+            snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)text[i]);
+            put_piece(arg, esc, 4);
+            start = i + 1;
+        }
+    }
+}
+
+static void put_out(void *out, const char *s, size_t n)
+{
+    put(out, s, n);
+}
+
 /* Formats once, then writes to each stream. Control characters other than newline and tab -
  * which only a user's string (a file name, a benchmark name on the command line) can bring -
  * are shown as \xNN, as in messages on stderr: an escape sequence echoed in the header must
  * not reach the terminal or the text copy. */
 void mb_printf(const struct mb_out *out, const char *fmt, ...)
 {
-    char small[1024], *text = small;
+    char small[1024], *text;
+    size_t len;
     va_list ap;
-    int len;
 
     va_start(ap, fmt);
-    len = vsnprintf(small, sizeof small, fmt, ap);
+    text = vformat(small, sizeof small, &len, fmt, ap);
     va_end(ap);
-    if (len < 0)
-        mb_die("cannot format output text");
-    if ((size_t)len >= sizeof small) {
-        text = mb_xmalloc((size_t)len + 1);
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)len + 1, fmt, ap);
-        va_end(ap);
-    }
-    for (size_t start = 0, i = 0;; i++) {
-        if (i == (size_t)len) {
-            put(out, text + start, i - start);
-            break;
-        }
-        if (mb_is_control((unsigned char)text[i])) {
-            char esc[5];
-            put(out, text + start, i - start);
-            snprintf(esc, sizeof esc, "\\x%02x", (unsigned char)text[i]);
-            put(out, esc, 4);
-            start = i + 1;
-        }
-    }
+    mb_escape_each(text, len, put_out, (void *)out);
+    if (text != small)
+        free(text);
+}
+
+static void put_file(void *f, const char *s, size_t n)
+{
+    if (n > 0)
+        fwrite(s, 1, n, f);
+}
+
+void mb_fprintf_escaped(FILE *f, const char *fmt, ...)
+{
+    char small[1024], *text;
+    size_t len;
+    va_list ap;
+
+    va_start(ap, fmt);
+    text = vformat(small, sizeof small, &len, fmt, ap);
+    va_end(ap);
+    mb_escape_each(text, len, put_file, f);
     if (text != small)
         free(text);
 }

@@ -16,4 +16,13 @@ void mb_printf(const struct mb_out *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void mb_flush(const struct mb_out *out);
 
+/* The escaping of mb_printf: put_piece(arg, ...) receives text[0..len) in pieces, each control
+ * character (core/error.h mb_is_control) replaced by its \xNN form. */
+void mb_escape_each(const char *text, size_t len,
+                    void (*put_piece)(void *arg, const char *s, size_t n), void *arg);
+
+/* mb_printf to one stream that does not end the process on a failed write: the caller checks
+ * the stream (core/sink.h mb_sink_check). For the tools, which run without MPI. */
+void mb_fprintf_escaped(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -16,15 +16,24 @@ static const char *earlier_reason(FILE *f)
     return "an earlier write failed";
 }
 
-void mb_sink_flush(FILE *f, const char *name)
+int mb_sink_check(FILE *f, const char *name, char *msg, size_t len)
 {
     const int failed = fflush(f) != 0;
     const int e = errno;
 
-    if (failed)
-        mb_die("cannot write %s: %s", name ? name : "an output file", strerror(e));
-    if (ferror(f))
-        mb_die("cannot write %s: %s", name ? name : "an output file", earlier_reason(f));
+    if (!failed && !ferror(f))
+        return 0;
+    snprintf(msg, len, "cannot write %s: %s", name ? name : "an output file",
+             failed ? strerror(e) : earlier_reason(f));
+    return -1;
+}
+
+void mb_sink_flush(FILE *f, const char *name)
+{
+    char msg[1200];
+
+    if (mb_sink_check(f, name, msg, sizeof msg) != 0)
+        mb_die("%s", msg);
 }
 
 void mb_sink_close(FILE *f, const char *name)

@@ -4,6 +4,7 @@
 #ifndef MB_SINK_H
 #define MB_SINK_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* A stream and how messages name it: "standard output", "the --json file 'r.jsonl'". */
@@ -14,6 +15,11 @@ struct mb_sink {
 
 /* Flushes f; when this or any earlier write to f failed: mb_die("cannot write NAME: ..."). */
 void mb_sink_flush(FILE *f, const char *name);
+
+/* The same check without ending the process: 0, or -1 with "cannot write NAME: ..." in msg.
+ * For the tools (mpibench plot, compare), which run without MPI and end by their own exit
+ * status (mb_die before MPI_Init aborts). */
+int mb_sink_check(FILE *f, const char *name, char *msg, size_t len);
 
 /* The same, then closes f (a failing close is fatal too). */
 void mb_sink_close(FILE *f, const char *name);

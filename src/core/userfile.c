@@ -8,8 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *kind_of(mode_t m)
+const char *mb_file_kind(mode_t m)
 {
+    if (S_ISREG(m))
+        return "a regular file";
+    if (S_ISLNK(m))
+        return "a symbolic link";
     if (S_ISFIFO(m))
         return "a FIFO";
     if (S_ISDIR(m))
@@ -93,9 +97,10 @@ static void keep(struct mb_files *files, struct mb_file_use *u)
 
 /* ---- opening ------------------------------------------------------------------------- */
 
-/* 0 if the open descriptor fd is a regular file of at most max_bytes (< 0: any size) that no
- * other use names (u gets its identity); else 2 with err set. */
-static int check_fd(int fd, const char *verb, const char *what, long max_bytes,
+/* 0 if the open descriptor fd is a regular file of at most max_bytes (< 0: any size; noun
+ * names such files in the message) that no other use names (u gets its identity); else 2
+ * with err set. */
+static int check_fd(int fd, const char *verb, const char *what, long max_bytes, const char *noun,
                     const struct mb_files *files, struct mb_file_use *u, struct mb_error *err)
 {
     struct stat st;
@@ -104,10 +109,10 @@ static int check_fd(int fd, const char *verb, const char *what, long max_bytes,
         return mb_usage(err, "cannot %s %s'%s': %s", verb, what, u->path, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return mb_usage(err, "cannot %s %s'%s': not a regular file (%s)", verb, what, u->path,
-                        kind_of(st.st_mode));
+                        mb_file_kind(st.st_mode));
     if (max_bytes >= 0 && st.st_size > max_bytes)
-        return mb_usage(err, "cannot %s %s'%s': %lld bytes, more than the %ld a list may have",
-                        verb, what, u->path, (long long)st.st_size, max_bytes);
+        return mb_usage(err, "cannot %s %s'%s': %lld bytes, more than the %ld %s may have", verb,
+                        what, u->path, (long long)st.st_size, max_bytes, noun);
     forget_identity(u);
     identify(u, u->path, &st);
     return check_reuse(files, u, verb, what, err);
@@ -115,8 +120,9 @@ static int check_fd(int fd, const char *verb, const char *what, long max_bytes,
 
 /* The opened fd as a blocking stdio stream after check_fd; else NULL with err set ("cannot
  * <verb> <what>'<path>': ...") and fd closed. fd < 0: the open failed with errno. */
-static FILE *checked(int fd, const char *verb, const char *what, long max_bytes, const char *mode,
-                     const struct mb_files *files, struct mb_file_use *u, struct mb_error *err)
+static FILE *checked(int fd, const char *verb, const char *what, long max_bytes, const char *noun,
+                     const char *mode, const struct mb_files *files, struct mb_file_use *u,
+                     struct mb_error *err)
 {
     int flags;
     FILE *f;
@@ -125,7 +131,7 @@ static FILE *checked(int fd, const char *verb, const char *what, long max_bytes,
         mb_usage(err, "cannot %s %s'%s': %s", verb, what, u->path, strerror(errno));
         return NULL;
     }
-    if (check_fd(fd, verb, what, max_bytes, files, u, err) != 0)
+    if (check_fd(fd, verb, what, max_bytes, noun, files, u, err) != 0)
         ;
     else if ((flags = fcntl(fd, F_GETFL)) == -1 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1 ||
              !(f = fdopen(fd, mode)))
@@ -139,6 +145,12 @@ static FILE *checked(int fd, const char *verb, const char *what, long max_bytes,
 FILE *mb_userfile_read(struct mb_files *files, const char *path, const char *role,
                        struct mb_error *err)
 {
+    return mb_userfile_read_max(files, path, role, MB_USERFILE_MAX_BYTES, "a list", err);
+}
+
+FILE *mb_userfile_read_max(struct mb_files *files, const char *path, const char *role,
+                           long max_bytes, const char *noun, struct mb_error *err)
+{
     struct mb_file_use u = {mb_xstrdup(path), mb_xstrdup(role), 0, 0, 0, 0, 0, 0, 0, 0, NULL};
     /* O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer. */
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -149,7 +161,7 @@ FILE *mb_userfile_read(struct mb_files *files, const char *path, const char *rol
         forget(&u);
         return NULL;
     }
-    f = checked(fd, "read", "", MB_USERFILE_MAX_BYTES, "r", files, &u, err);
+    f = checked(fd, "read", "", max_bytes, noun, "r", files, &u, err);
     if (f)
         keep(files, &u);
     else
@@ -166,7 +178,7 @@ static int look(const struct mb_files *files, struct mb_file_use *u, const char 
 
     if (exists && !S_ISREG(st.st_mode))
         return mb_usage(err, "cannot write %s'%s': not a regular file (%s)", what, u->path,
-                        kind_of(st.st_mode));
+                        mb_file_kind(st.st_mode));
     identify(u, u->path, exists ? &st : NULL);
     return check_reuse(files, u, "write", what, err);
 }
@@ -203,7 +215,7 @@ FILE *mb_userfile_write(struct mb_files *files, const char *path, const char *wh
     u.created = fd >= 0;
     if (fd < 0 && errno == EEXIST)
         fd = open(path, flags);
-    f = checked(fd, "write", what, -1, "w", files, &u, err);
+    f = checked(fd, "write", what, -1, "", "w", files, &u, err);
     if (f) {
         keep(files, &u);
         return f;

@@ -42,6 +42,11 @@ struct mb_files {
 FILE *mb_userfile_read(struct mb_files *files, const char *path, const char *role,
                        struct mb_error *err);
 
+/* The same for files of at most max_bytes (results files read by mpibench plot and compare);
+ * noun names such files in the message of a larger one ("a results file"). */
+FILE *mb_userfile_read_max(struct mb_files *files, const char *path, const char *role,
+                           long max_bytes, const char *noun, struct mb_error *err);
+
 /* what, "" or ending in a blank ("--json file "), goes before the quoted path in messages;
  * role names the use in the message of a later use of the same file. */
 
@@ -69,5 +74,8 @@ int mb_userfile_truncate(FILE *f, const char *path, const char *what, struct mb_
 void mb_files_remove_created(const struct mb_files *files);
 
 void mb_files_free(struct mb_files *files);
+
+/* What a file of mode m is, for messages: "a regular file", "a FIFO", "a device", ... */
+const char *mb_file_kind(mode_t m);
 
 #endif

@@ -1,5 +1,7 @@
 #include "results/compare.h"
 
+#include "core/report_text.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,12 @@ struct measure {
     int higher_better;
 };
 
+/* index: key -> position in m (a jansson object as a hash table), so that extracting and
+ * pairing are linear in the number of measurements, not quadratic. */
 struct measures {
     struct measure *m;
     size_t n, cap;
+    json_t *index;
 };
 
 static struct measure *push(struct measures *ms)
@@ -37,11 +42,13 @@ static void add(struct measures *ms, const char *key, const char *unit, double v
 
     if (!isfinite(v))
         return;
-    for (size_t i = 0; i < ms->n; i++) /* a key measured twice: the first one counts */
-        if (strcmp(ms->m[i].key, key) == 0)
-            return;
     m = push(ms);
     snprintf(m->key, sizeof m->key, "%s", key);
+    if (json_object_get(ms->index, m->key)) { /* a key measured twice: the first one counts */
+        ms->n--;
+        return;
+    }
+    mb_rs_index_set(ms->index, m->key, (long long)(ms->n - 1));
     m->unit = unit;
     m->value = v;
     m->lo = isfinite(lo) ? fmin(lo, v) : v;
@@ -120,6 +127,9 @@ static void extract(const struct mb_records *r, struct measures *ms)
     }
 }
 
+/* Benchmark names, modes and file names come from the files: printed with control characters
+ * shown as \xNN (core/report_text.h), so that an escape sequence in a results file cannot
+ * retitle or recolour the terminal. */
 struct pair {
     const struct measure *b, *c;
     double ratio; /* > 1: the new run is worse (time up, bandwidth down) */
@@ -148,7 +158,7 @@ static void describe(const struct measures *ms, char *buf, size_t len)
 int mb_compare(const struct mb_records *base, const struct mb_records *cur, double threshold_pct,
                FILE *out, char *msg, size_t len)
 {
-    struct measures b = {0}, c = {0};
+    struct measures b = {NULL, 0, 0, json_object()}, c = {NULL, 0, 0, json_object()};
     struct pair *p;
     size_t np = 0, regressed = 0, improved = 0, within = 0;
     const double limit = 1 + threshold_pct / 100;
@@ -157,28 +167,28 @@ int mb_compare(const struct mb_records *base, const struct mb_records *cur, doub
     extract(base, &b);
     extract(cur, &c);
     p = mb_rs_alloc(NULL, b.n + 1, sizeof *p);
-    for (size_t i = 0; i < b.n; i++)
-        for (size_t j = 0; j < c.n; j++)
-            if (strcmp(b.m[i].key, c.m[j].key) == 0) {
-                struct pair *q = &p[np++];
-                const struct measure *x = &b.m[i], *y = &c.m[j];
-                /* beyond spread: the new run's whole range lies on the worse side of the
-                 * base run's range */
-                const int beyond = x->higher_better ? y->hi < x->lo : y->lo > x->hi;
-                const int better = x->higher_better ? y->lo > x->hi : y->hi < x->lo;
-                q->b = x;
-                q->c = y;
-                q->ratio = x->higher_better ? x->value / y->value : y->value / x->value;
-                if (!isfinite(q->ratio))
-                    q->ratio = x->value == y->value ? 1 : HUGE_VAL;
-                q->verdict = q->ratio > limit                 ? (beyond ? 2 : 1)
-                             : q->ratio * limit < 1 && better ? -1
-                                                              : 0;
-                regressed += q->verdict == 2;
-                within += q->verdict == 1;
-                improved += q->verdict == -1;
-                break;
-            }
+    for (size_t i = 0; i < b.n; i++) {
+        const json_t *j = json_object_get(c.index, b.m[i].key);
+        if (j) {
+            struct pair *q = &p[np++];
+            const struct measure *x = &b.m[i], *y = &c.m[json_integer_value(j)];
+            /* beyond spread: the new run's whole range lies on the worse side of the
+             * base run's range */
+            const int beyond = x->higher_better ? y->hi < x->lo : y->lo > x->hi;
+            const int better = x->higher_better ? y->lo > x->hi : y->hi < x->lo;
+            q->b = x;
+            q->c = y;
+            q->ratio = x->higher_better ? x->value / y->value : y->value / x->value;
+            if (!isfinite(q->ratio))
+                q->ratio = x->value == y->value ? 1 : HUGE_VAL;
+            q->verdict = q->ratio > limit                 ? (beyond ? 2 : 1)
+                         : q->ratio * limit < 1 && better ? -1
+                                                          : 0;
+            regressed += q->verdict == 2;
+            within += q->verdict == 1;
+            improved += q->verdict == -1;
+        }
+    }
     if (np == 0) {
         char db[120], dc[120];
         describe(&b, db, sizeof db);
@@ -194,28 +204,33 @@ int mb_compare(const struct mb_records *base, const struct mb_records *cur, doub
         status = 2;
     } else {
         qsort(p, np, sizeof *p, by_ratio);
-        fprintf(out, "# mpibench compare: base '%s', new '%s'\n", base->path, cur->path);
-        fprintf(out,
-                "# %zu measurements in both (%zu only in base, %zu only in new); ratio > 1: "
-                "the new run is worse\n",
-                np, b.n - np, c.n - np);
-        fprintf(out,
-                "# threshold %g %%; REGRESSED = worse beyond the threshold and beyond the "
-                "spread both runs saw (min..max)\n",
-                threshold_pct);
-        fprintf(out, "%9s %14s %14s %-5s %-20s %s\n", "ratio", "base", "new", "unit", "verdict",
-                "measurement");
+        mb_fprintf_escaped(out, "# mpibench compare: base '%s', new '%s'\n", base->path, cur->path);
+        mb_fprintf_escaped(
+            out,
+            "# %zu measurements in both (%zu only in base, %zu only in new); ratio > 1: "
+            "the new run is worse\n",
+            np, b.n - np, c.n - np);
+        mb_fprintf_escaped(
+            out,
+            "# threshold %g %%; REGRESSED = worse beyond the threshold and beyond the "
+            "spread both runs saw (min..max)\n",
+            threshold_pct);
+        mb_fprintf_escaped(out, "%9s %14s %14s %-5s %-20s %s\n", "ratio", "base", "new", "unit",
+                           "verdict", "measurement");
         for (size_t i = 0; i < np; i++) {
             static const char *const v[] = {"improved", "", "worse, in spread", "REGRESSED"};
-            fprintf(out, "%9.3f %14.4g %14.4g %-5s %-20s %s\n", p[i].ratio, p[i].b->value,
-                    p[i].c->value, p[i].b->unit, v[p[i].verdict + 1], p[i].b->key);
+            mb_fprintf_escaped(out, "%9.3f %14.4g %14.4g %-5s %-20s %s\n", p[i].ratio,
+                               p[i].b->value, p[i].c->value, p[i].b->unit, v[p[i].verdict + 1],
+                               p[i].b->key);
         }
-        fprintf(out, "# %zu regressed, %zu worse within the spread, %zu improved\n", regressed,
-                within, improved);
+        mb_fprintf_escaped(out, "# %zu regressed, %zu worse within the spread, %zu improved\n",
+                           regressed, within, improved);
         status = regressed ? 1 : 0;
     }
     free(p);
     free(b.m);
     free(c.m);
+    json_decref(b.index);
+    json_decref(c.index);
     return status;
 }

@@ -22,6 +22,7 @@ struct series {
     char title[96];
     double *x, *y;
     size_t n, cap;
+    int keep_max; /* points at one x: only the largest is kept (sort_series) */
 };
 
 struct plot {
@@ -44,8 +45,8 @@ static void clean_title(char *dst, size_t len, const char *src)
     dst[j] = '\0';
 }
 
-/* keep_max: a point at an x the series has replaces it when larger (the best over methods
- * and repetitions) instead of being added. */
+/* keep_max: of the points at one x only the largest is kept (the best over methods and
+ * repetitions), once the series is sorted. */
 static void add_point(struct plot *p, const char *title, double x, double y, int keep_max)
 {
     struct series *s = NULL;
@@ -61,11 +62,7 @@ static void add_point(struct plot *p, const char *title, double x, double y, int
         s = &p->s[p->n++];
         clean_title(s->title, sizeof s->title, title);
     }
-    for (size_t k = 0; keep_max && k < s->n; k++)
-        if (s->x[k] == x) {
-            s->y[k] = fmax(s->y[k], y);
-            return;
-        }
+    s->keep_max |= keep_max;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 32;
         s->x = mb_rs_alloc(s->x, s->cap, sizeof *s->x);
@@ -151,29 +148,51 @@ static void presta(const struct mb_records *r, struct plot *p)
     }
 }
 
-/* Collectives: t_avg per size, each benchmark at the largest process count it ran on. */
+/* The key of a benchmark of a suite in collectives()'s table (NULL parts as "", which no
+ * suite or benchmark is called). */
+static void suite_benchmark(char *k, size_t len, const json_t *o)
+{
+    const char *s = mb_rec_str(o, "suite"), *b = mb_rec_str(o, "benchmark");
+    snprintf(k, len, "%s\n%s", s ? s : "", b ? b : "");
+}
+
+/* Collectives: t_avg per size, each benchmark at the largest process count it ran on. The
+ * largest count of each suite and benchmark is found in one pass (a jansson object as a hash
+ * table), so that a file of many rows is read in linear time, not quadratic. */
 static void collectives(const struct mb_records *r, struct plot *p)
 {
+    json_t *most = json_object();
+    char k[256];
+
+    for (size_t i = 0; i < r->n; i++) {
+        const json_t *q = r->rec[i];
+        const long long np = mb_rec_int(q, "processes", 0);
+        const json_t *m;
+
+        if (!imb_ok(q) || json_is_true(json_object_get(q, "multi")) ||
+            !mb_rec_str(q, "benchmark") || !mb_rec_str(q, "suite"))
+            continue;
+        suite_benchmark(k, sizeof k, q);
+        m = json_object_get(most, k);
+        if (!m || np > json_integer_value(m))
+            mb_rs_index_set(most, k, np);
+    }
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
-        long long np = mb_rec_int(o, "processes", 0), most = 0;
+        const long long np = mb_rec_int(o, "processes", 0);
         char t[96];
 
         if (!imb_ok(o) || !str_is(o, "class", "collective") || str_is(o, "suite", "IMB-IO") ||
-            json_is_true(json_object_get(o, "multi")))
+            json_is_true(json_object_get(o, "multi")) || !mb_rec_str(o, "benchmark") ||
+            !mb_rec_str(o, "suite"))
             continue;
-        for (size_t j = 0; j < r->n; j++) {
-            const json_t *q = r->rec[j];
-            if (imb_ok(q) && str_is(q, "benchmark", mb_rec_str(o, "benchmark")) &&
-                str_is(q, "suite", mb_rec_str(o, "suite")) &&
-                !json_is_true(json_object_get(q, "multi")))
-                most = mb_rec_int(q, "processes", 0) > most ? mb_rec_int(q, "processes", 0) : most;
-        }
-        if (np != most)
+        suite_benchmark(k, sizeof k, o);
+        if (np != json_integer_value(json_object_get(most, k)))
             continue;
         series_title(t, sizeof t, o);
         add_point(p, t, mb_rec_num(o, "bytes"), mb_rec_num(o, "t_avg_usec"), 0);
     }
+    json_decref(most);
 }
 
 /* b_eff (b_eff paper §3): the ring and random averages and b_eff per size from the result,
@@ -260,16 +279,39 @@ static void beffio(const struct mb_records *r, struct plot *p, const char *acces
     p->xlast = last;
 }
 
+struct xy {
+    double x, y;
+    size_t at; /* the point's place in the series: equal x keep their order */
+};
+
+static int by_x(const void *a, const void *b)
+{
+    const struct xy *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->at < q->at ? -1 : p->at > q->at;
+}
+
+/* By x, points at one x in the order they came (or only the largest of them, keep_max):
+ * n log n, for series of any length (an insertion sort was quadratic on a large file). */
 static void sort_series(struct series *s)
 {
-    for (size_t i = 1; i < s->n; i++) /* insertion sort: short, nearly sorted */
-        for (size_t j = i; j > 0 && s->x[j - 1] > s->x[j]; j--) {
-            double tx = s->x[j], ty = s->y[j];
-            s->x[j] = s->x[j - 1];
-            s->y[j] = s->y[j - 1];
-            s->x[j - 1] = tx;
-            s->y[j - 1] = ty;
+    struct xy *v = mb_rs_alloc(NULL, s->n, sizeof *v);
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = (struct xy){s->x[i], s->y[i], i};
+    qsort(v, s->n, sizeof *v, by_x);
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->keep_max && n > 0 && s->x[n - 1] == v[i].x) {
+            s->y[n - 1] = fmax(s->y[n - 1], v[i].y);
+            continue;
         }
+        s->x[n] = v[i].x;
+        s->y[n++] = v[i].y;
+    }
+    s->n = n;
+    free(v);
 }
 
 static int write_data(const char *dir, struct plot *p, char *msg, size_t len)
@@ -390,52 +432,71 @@ static int run_gnuplot(const char *dir, char *msg, size_t len)
     return 0;
 }
 
+/* Every plot, in the order of index.html. */
+enum { LAT, BW, COLL, PRESTA, IMBIO, BEFF, BIO_W, BIO_RW, BIO_R, N };
+static const struct plot plots[N] = {
+    [LAT] = {.name = "pt2pt_latency",
+             .title = "Point-to-point latency (IMB PingPong, Unidir)",
+             .xlabel = "message size [bytes]",
+             .ylabel = "time [usec]"},
+    [BW] = {.name = "pt2pt_bandwidth",
+            .title = "Point-to-point bandwidth (IMB PingPong, Unidir)",
+            .xlabel = "message size [bytes]",
+            .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
+    [COLL] = {.name = "collectives",
+              .title = "Collectives: average time per call (IMB)",
+              .xlabel = "message size [bytes]",
+              .ylabel = "t_avg [usec]"},
+    [PRESTA] = {.name = "presta_bandwidth",
+                .title = "Presta com/rma: bandwidth per message size",
+                .xlabel = "message size [bytes]",
+                .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+    [IMBIO] = {.name = "imb_io_bandwidth",
+               .title = "IMB-IO: bandwidth per transfer size",
+               .xlabel = "transfer size [bytes]",
+               .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
+    [BEFF] = {.name = "beff",
+              .title = "b_eff: bandwidth per message size and pattern",
+              .xlabel = "message size [bytes]",
+              .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+    [BIO_W] = {.name = "beffio_write",
+               .title = "b_eff_io: write bandwidth per chunk size",
+               .xlabel = "contiguous chunk size on disk",
+               .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+    [BIO_RW] = {.name = "beffio_rewrite",
+                .title = "b_eff_io: rewrite bandwidth per chunk size",
+                .xlabel = "contiguous chunk size on disk",
+                .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+    [BIO_R] = {.name = "beffio_read",
+               .title = "b_eff_io: read bandwidth per chunk size",
+               .xlabel = "contiguous chunk size on disk",
+               .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
+};
+
+void mb_plot_files(void (*each)(const char *file, void *arg), void *arg)
+{
+    static const char *const own[] = {"plots.gp", "gnuplot.log", "index.html"};
+    static const char *const ext[] = {"dat", "png", "svg"};
+    char file[64];
+
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        each(own[i], arg);
+    for (int i = 0; i < N; i++)
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
+            snprintf(file, sizeof file, "%s.%s", plots[i].name, ext[e]);
+            each(file, arg);
+        }
+}
+
 int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
                    char *msg, size_t len)
 {
-    enum { LAT, BW, COLL, PRESTA, IMBIO, BEFF, BIO_W, BIO_RW, BIO_R, N };
-    struct plot p[N] = {
-        [LAT] = {.name = "pt2pt_latency",
-                 .title = "Point-to-point latency (IMB PingPong, Unidir)",
-                 .xlabel = "message size [bytes]",
-                 .ylabel = "time [usec]"},
-        [BW] = {.name = "pt2pt_bandwidth",
-                .title = "Point-to-point bandwidth (IMB PingPong, Unidir)",
-                .xlabel = "message size [bytes]",
-                .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
-        [COLL] = {.name = "collectives",
-                  .title = "Collectives: average time per call (IMB)",
-                  .xlabel = "message size [bytes]",
-                  .ylabel = "t_avg [usec]"},
-        [PRESTA] = {.name = "presta_bandwidth",
-                    .title = "Presta com/rma: bandwidth per message size",
-                    .xlabel = "message size [bytes]",
-                    .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-        [IMBIO] = {.name = "imb_io_bandwidth",
-                   .title = "IMB-IO: bandwidth per transfer size",
-                   .xlabel = "transfer size [bytes]",
-                   .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
-        [BEFF] = {.name = "beff",
-                  .title = "b_eff: bandwidth per message size and pattern",
-                  .xlabel = "message size [bytes]",
-                  .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-        [BIO_W] = {.name = "beffio_write",
-                   .title = "b_eff_io: write bandwidth per chunk size",
-                   .xlabel = "contiguous chunk size on disk",
-                   .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-        [BIO_RW] = {.name = "beffio_rewrite",
-                    .title = "b_eff_io: rewrite bandwidth per chunk size",
-                    .xlabel = "contiguous chunk size on disk",
-                    .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-        [BIO_R] = {.name = "beffio_read",
-                   .title = "b_eff_io: read bandwidth per chunk size",
-                   .xlabel = "contiguous chunk size on disk",
-                   .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-    };
+    struct plot p[N];
     char path[4096];
     FILE *gp;
     int status = 0;
 
+    memcpy(p, plots, sizeof p);
     list->n = 0;
     pt2pt(r, &p[LAT], &p[BW]);
     collectives(r, &p[COLL]);

@@ -25,4 +25,9 @@ struct mb_plot_list {
 int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
                    char *msg, size_t len);
 
+/* The names of every file a plot directory may hold from mpibench (plots.gp, gnuplot.log,
+ * index.html, NAME.dat/.png/.svg of every plot), for `mpibench plot --force`, which replaces
+ * these and nothing else: each(file, arg) once per name. */
+void mb_plot_files(void (*each)(const char *file, void *arg), void *arg);
+
 #endif

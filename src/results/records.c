@@ -1,5 +1,7 @@
 #include "results/records.h"
 
+#include "core/userfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +28,14 @@ char *mb_rs_strdup(const char *s)
     return memcpy(mb_rs_alloc(NULL, n, 1), s, n);
 }
 
+void mb_rs_index_set(json_t *index, const char *key, long long v)
+{
+    if (!index || json_object_set_new_nocheck(index, key, json_integer((json_int_t)v)) != 0) {
+        fprintf(stderr, "mpibench: out of memory (an index of results)\n");
+        abort();
+    }
+}
+
 static void append(struct mb_records *r, json_t *o)
 {
     if (r->n == r->cap) {
@@ -35,28 +45,66 @@ static void append(struct mb_records *r, json_t *o)
     r->rec[r->n++] = o;
 }
 
+/* The next line of f (with its newline, if any) into *line: its length; 0 at the end of the
+ * file; -1 on a read error; -2 when it is longer than MB_RECORDS_MAX_LINE (then nothing more
+ * is read). getline would grow its buffer without bound on a file of one endless line. */
+static long long next_line(FILE *f, char **line, size_t *cap)
+{
+    size_t n = 0;
+    int c;
+
+    while ((c = getc_unlocked(f)) != EOF) {
+        if (n == MB_RECORDS_MAX_LINE)
+            return -2;
+        if (n + 2 > *cap) {
+            *cap = *cap ? 2 * *cap : 4096;
+            *line = mb_rs_alloc(*line, *cap, 1);
+        }
+        (*line)[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (n == 0 && ferror(f))
+        return -1;
+    if (*line)
+        (*line)[n] = '\0';
+    return ferror(f) ? -1 : (long long)n;
+}
+
 int mb_records_load(struct mb_records *r, const char *path, size_t *cut, char *msg, size_t len)
 {
-    FILE *f = fopen(path, "r");
+    struct mb_error err = {0};
+    /* Only a regular file of at most MB_RECORDS_MAX_BYTES: a FIFO would block the open (or
+     * the read) forever, a device can be endless (/dev/zero). */
+    FILE *f = mb_userfile_read_max(NULL, path, "the results file", MB_RECORDS_MAX_BYTES,
+                                   "a results file", &err);
     char *line = NULL;
     size_t cap = 0, lineno = 0, bad_line = 0;
+    unsigned long long total = 0;
     int bad_has_newline = 0;
-    ssize_t got;
+    long long got;
     char why[200] = "";
     int status = 0;
 
     *cut = 0;
     if (!f) {
-        snprintf(msg, len, "cannot read '%s': %s", path, strerror(errno));
+        snprintf(msg, len, "%s", err.msg);
         return -1;
     }
     if (!r->path)
         r->path = mb_rs_strdup(path);
-    while ((got = getline(&line, &cap, f)) >= 0) {
+    while ((got = next_line(f, &line, &cap)) > 0) {
         json_error_t jerr;
         json_t *o;
 
         lineno++;
+        total += (unsigned long long)got;
+        if (total > MB_RECORDS_MAX_BYTES) { /* the file grew while it was read */
+            snprintf(msg, len, "cannot read '%s': more than the %lld a results file may have", path,
+                     (long long)MB_RECORDS_MAX_BYTES);
+            status = -1;
+            break;
+        }
         if (bad_line) { /* a bad line that is not the last one */
             snprintf(msg, len, "'%s' line %zu: %s", path, bad_line, why);
             status = -1;
@@ -75,7 +123,14 @@ int mb_records_load(struct mb_records *r, const char *path, size_t *cut, char *m
         }
         append(r, o);
     }
-    if (status == 0 && ferror(f)) {
+    if (status == 0 && got == -2) {
+        snprintf(msg, len,
+                 "'%s' line %zu: longer than %d bytes (the limit of a results record; this is "
+                 "not a JSON Lines results file)",
+                 path, lineno + 1, MB_RECORDS_MAX_LINE);
+        status = -1;
+    }
+    if (status == 0 && got == -1) {
         snprintf(msg, len, "cannot read '%s': %s", path, strerror(errno));
         status = -1;
     }

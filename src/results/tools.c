@@ -2,18 +2,21 @@
 
 #include "core/error.h"
 #include "core/options.h"
+#include "core/report_text.h"
+#include "core/sink.h"
 #include "results/compare.h"
 #include "results/headline.h"
 #include "results/html.h"
 #include "results/plot.h"
+#include "results/plot_dir.h"
 #include "results/records.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 __attribute__((format(printf, 2, 3))) static int usage_error(const char *tool, const char *fmt, ...)
 {
@@ -27,14 +30,38 @@ __attribute__((format(printf, 2, 3))) static int usage_error(const char *tool, c
     return MB_EXIT_USAGE;
 }
 
-static int load(struct mb_records *r, const char *tool, int n, char **paths)
+/* Standard output must reach its reader: a failed write (stdout on /dev/full, closed) is a
+ * run-time error, status 1, as in the suites (core/sink.h). */
+static int check_stdout(const char *tool, int status)
+{
+    char msg[1200];
+
+    if (mb_sink_check(stdout, "standard output", msg, sizeof msg) == 0)
+        return status;
+    mb_eprintf("mpibench %s: run-time error: %s", tool, msg);
+    return MB_EXIT_RUNTIME;
+}
+
+static int help(const char *tool, const char *text)
+{
+    mb_fprintf_escaped(stdout, "%s", text);
+    return check_stdout(tool, 0);
+}
+
+/* Each file must hold at least one record: an empty or blank file is bad input for both
+ * tools alike (status 2, nothing written). */
+static int load(struct mb_records *r, const char *tool, const char *verb, int n, char **paths)
 {
     char msg[1200];
 
     for (int i = 0; i < n; i++) {
+        const size_t before = r->n;
         size_t cut;
         if (mb_records_load(r, paths[i], &cut, msg, sizeof msg) != 0)
             return usage_error(tool, "%s", msg);
+        if (r->n == before)
+            return usage_error(tool, "'%s' holds no results to %s (it is empty or blank)", paths[i],
+                               verb);
         if (cut)
             mb_eprintf("mpibench %s: note: '%s' ends in a cut record (a run that was killed); "
                        "the records before it are used",
@@ -44,31 +71,40 @@ static int load(struct mb_records *r, const char *tool, int n, char **paths)
 }
 
 static const char plot_help[] =
-    "Usage: mpibench plot [-o DIR] RESULTS.jsonl ...\n"
+    "Usage: mpibench plot [-o DIR] [--force] RESULTS.jsonl ...\n"
     "Draws the plots of any mpibench JSON Lines results (the main job's results.jsonl, or\n"
     "--json files of any suite, several files together) with gnuplot, as PNG and SVG, plus\n"
     "index.html with the headline numbers and the plots. No mpirun needed.\n\n"
-    "  -o, --output DIR   where the plots go (default: mpibench-plots; created if missing)\n"
+    "  -o, --output DIR   a new directory for the plots (default: mpibench-plots); an\n"
+    "                     existing one is refused unless --force\n"
+    "  -f, --force        DIR may exist: the files an earlier plot wrote there (index.html,\n"
+    "                     plots.gp, gnuplot.log, *.dat/.png/.svg of the plots) are replaced,\n"
+    "                     nothing else in it is touched\n"
     "  -h, --help         print this help and exit\n";
 
 static int plot_main(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
+                                          {"force", no_argument, NULL, 'f'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {0, 0, 0, 0}};
     const char *dir = "mpibench-plots";
     struct mb_records r = {0};
     struct mb_headline h[MB_HL_N];
     struct mb_plot_list list;
-    char msg[1200], page[4200];
-    int c, status;
+    struct mb_error err = {0};
+    char msg[1200], *page;
+    int c, status, force = 0;
 
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:fh", longs, NULL)) != -1) {
         if (c == 'o')
             dir = optarg;
+        else if (c == 'f')
+            force = 1;
         else if (c == 'h')
-            return fputs(plot_help, stdout) == EOF ? MB_EXIT_RUNTIME : 0;
+            return help("plot", plot_help);
         else if (c == ':')
             return usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
         else
@@ -79,9 +115,13 @@ static int plot_main(int argc, char **argv)
         return usage_error("plot", "no results file given; try 'mpibench plot --help'");
     if (!*dir)
         return usage_error("plot", "invalid value '' for -o: a directory name is needed");
-    status = load(&r, "plot", argc - optind, argv + optind);
-    if (status == 0 && mkdir(dir, 0777) != 0 && errno != EEXIST)
-        status = usage_error("plot", "cannot create '%s': %s", dir, strerror(errno));
+    /* The directory before the inputs (refused before any work), created after them (a bad
+     * input leaves nothing behind). */
+    if (mb_plot_dir_check(dir, force, &err) != 0)
+        return usage_error("plot", "%s", err.msg);
+    status = load(&r, "plot", "plot", argc - optind, argv + optind);
+    if (status == 0 && mb_plot_dir_prepare(dir, force, &err) != 0)
+        status = usage_error("plot", "%s", err.msg);
     if (status == 0) {
         const int drawn = mb_plots_write(&r, dir, &list, msg, sizeof msg);
         if (drawn < 0) {
@@ -91,24 +131,22 @@ static int plot_main(int argc, char **argv)
             if (drawn > 0)
                 mb_eprintf("mpibench plot: %s", msg);
             mb_headlines(&r, h);
-            snprintf(page, sizeof page, "%s/index.html", dir);
+            page = mb_rs_alloc(NULL, strlen(dir) + sizeof "/index.html", 1);
+            sprintf(page, "%s/index.html", dir);
             if (mb_html_write(page, "", &r, h, &list, NULL, msg, sizeof msg) != 0) {
                 mb_eprintf("mpibench plot: run-time error: %s", msg);
                 status = MB_EXIT_RUNTIME;
             } else {
-                printf("%zu plot%s in '%s'%s; open '%s'\n", list.n, list.n == 1 ? "" : "s", dir,
-                       drawn > 0 ? " (scripts only)" : "", page);
+                mb_fprintf_escaped(stdout, "%zu plot%s in '%s'%s; open '%s'\n", list.n,
+                                   list.n == 1 ? "" : "s", dir, drawn > 0 ? " (scripts only)" : "",
+                                   page);
                 status = drawn > 0 ? MB_EXIT_RUNTIME : 0;
             }
+            free(page);
         }
     }
     mb_records_free(&r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        mb_eprintf("mpibench plot: run-time error: cannot write standard output: %s",
-                   strerror(errno));
-        status = MB_EXIT_RUNTIME;
-    }
-    return status;
+    return check_stdout("plot", status);
 }
 
 static const char compare_help[] =
@@ -142,7 +180,7 @@ static int compare_main(int argc, char **argv)
                     "compare", "invalid value '%s' for --threshold: %s (percent, 0 ... 1000000)",
                     optarg, why);
         } else if (c == 'h') {
-            return fputs(compare_help, stdout) == EOF ? MB_EXIT_RUNTIME : 0;
+            return help("compare", compare_help);
         } else if (c == ':') {
             return usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
         } else {
@@ -155,9 +193,9 @@ static int compare_main(int argc, char **argv)
                            "expected 2 results files (BASE NEW), got %d; try "
                            "'mpibench compare --help'",
                            argc - optind);
-    status = load(&b, "compare", 1, argv + optind);
+    status = load(&b, "compare", "compare", 1, argv + optind);
     if (status == 0)
-        status = load(&n, "compare", 1, argv + optind + 1);
+        status = load(&n, "compare", "compare", 1, argv + optind + 1);
     if (status == 0) {
         status = mb_compare(&b, &n, thr, stdout, msg, sizeof msg);
         if (status == MB_EXIT_USAGE)
@@ -165,12 +203,7 @@ static int compare_main(int argc, char **argv)
     }
     mb_records_free(&b);
     mb_records_free(&n);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        mb_eprintf("mpibench compare: run-time error: cannot write standard output: %s",
-                   strerror(errno));
-        status = MB_EXIT_RUNTIME;
-    }
-    return status;
+    return check_stdout("compare", status);
 }
 
 static const struct {
