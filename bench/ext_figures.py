@@ -61,8 +61,11 @@ def lenfile(tmp, size):
 def imb_ext(mpiexec, build, tmp, size, reps):
     """{mode: (t_max_usec, mbytes_per_sec)} of one IMB-EXT Unidir_Put run."""
     path = os.path.join(tmp, "ext.jsonl")
+    # The reference writes disjoint sections (the guide's placement), so IMB-EXT runs with
+    # -win_disp sections, not its default displacement 0 (IMB 3.1's program).
     run(mpiexec + ["-np", "2", os.path.join(build, "IMB-EXT"), "Unidir_Put", "-msglen",
-                   lenfile(tmp, size), "-iter", iter_arg(size, reps), "--json", path, "--quiet"])
+                   lenfile(tmp, size), "-iter", iter_arg(size, reps), "-win_disp", "sections",
+                   "--json", path, "--quiet"])
     out = {}
     with open(path) as f:
         for line in f:

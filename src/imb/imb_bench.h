@@ -84,8 +84,9 @@ struct mb_imb_bench {
     int sizeless;      /* Barrier: one row, no #bytes */
     struct mb_imb_bufsize sbuf, rbuf;
     unsigned char rbuf_check_mult; /* check mode receive demand if larger (Exchange) */
-    /* One-sided and I/O transfers target disjoint sections (guide 4.2.2.2): the buffers hold
-     * one X-byte section per repetition, and iteration i uses section i. */
+    /* One-sided transfers may target disjoint sections (guide 4.2.2.2): with -win_disp
+     * sections the buffers hold one X-byte section per repetition and iteration i uses
+     * section i; by default they have IMB 3.1's one buffer (or off-cache rotation). */
     int sections;
     int aggregate;         /* runs in aggregate, then non-aggregate mode (guide Table 1 "x") */
     int aggregate_only;    /* one block, in aggregate mode (IMB-IO reads, non-blocking I/O) */
@@ -140,6 +141,7 @@ struct mb_imb_family {
     long overall_vol_mb;          /* OVERALL_VOL in MB */
     int maxmsglog;                /* largest standard length 2^maxmsglog */
     long long warm_x;             /* warm-up length sizeof(assign_type) (5.2.6) */
+    size_t len_unit;              /* lengths in multiples of this (IMB-EXT: floats); 0 = none */
     int warmups;                  /* N_WARMUP; 0 for IO */
     const char *list_break_after; /* help text: wrap the benchmark list after this name */
     int io;                       /* IMB-IO: files, "io portion" header lines */

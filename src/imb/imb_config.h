@@ -46,7 +46,15 @@ struct mb_imb_config {
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
      * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/decisions.md). */
     int warm_up_each;
+    /* IMB-EXT -win_disp: where the transfers of one sample go in the window and the origin
+     * buffer (docs/adr/program-ext-displacement.md). */
+    int win_disp;
 };
+
+/* -win_disp values. ZERO: every transfer at displacement 0, or rotating through the off-cache
+ * buffers with -off_cache (IMB 3.1 IMB_ones_unidir.c, IMB_ones_accu.c); SECTIONS: transfer i
+ * in section i, disjoint within an epoch (IMB 3.1 guide 4.2.2.2, Table 20). */
+enum { MB_IMB_WIN_DISP_ZERO = 0, MB_IMB_WIN_DISP_SECTIONS = 1 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
 {

@@ -1,36 +1,28 @@
-/* IMB-EXT kernels (IMB guide 4.2.3) and their checks, plus the per-block window. Transfers of
- * iteration i use section i of the buffers and of the target window, so that the transfers
- * of one epoch are disjoint (4.2.2.2); completion is MPI_Win_fence (4.2.2.2.1), called by the
- * driver after every transfer or after all of them. The target of a single transfer is group
- * rank 1, Accumulate's is rank 0 ("Root 0", Table 7). */
+/* IMB-EXT kernels (IMB guide 4.2.3) and their checks, plus the per-block window. Where
+ * transfer i goes is the block's layout (imb_plan.c, docs/adr/program-ext-displacement.md):
+ * by default IMB 3.1's - displacement 0 of the window and origin for every transfer, or the
+ * off-cache rotation with -off_cache (IMB_ones_unidir.c, IMB_ones_accu.c: i % cache_iter *
+ * offs) - and with -win_disp sections the guide's disjoint sections (4.2.2.2), where section i
+ * serves transfer i. Completion is MPI_Win_fence (4.2.2.2.1), called by the driver after every
+ * transfer or after all of them. The target of a single transfer is group rank 1,
+ * Accumulate's is rank 0 ("Root 0", Table 7). */
 #include "core/error.h"
 #include "core/window.h"
 #include "imb/imb_bench.h"
 
 #include <stdlib.h>
 
-/* Section iter of the send and receive regions, as a displacement (bytes) and as an origin
- * address. The rows have `sections`: there are at least as many sections as any loop has
- * iterations (imb_plan.c), so no wrap-around - and no division in the timed loop, which at
- * 0 bytes would be a measurable part of an MPI_Put. */
+/* Buffer iter of the send and receive layouts, as a displacement (bytes) and as an origin
+ * address: iter mod slots.n, which divides only when there is more than one buffer (in the
+ * non-aggregate loop, beside a fence per transfer). */
 static MPI_Aint rdisp(const struct mb_imb_args *a, long iter)
 {
-    return (MPI_Aint)((size_t)iter * a->slots.rstride);
+    return (MPI_Aint)mb_slot_offset(a->slots.rstride, a->slots.n, iter);
 }
 
 static MPI_Aint sdisp(const struct mb_imb_args *a, long iter)
 {
-    return (MPI_Aint)((size_t)iter * a->slots.sstride);
-}
-
-static char *origin_s(const struct mb_imb_args *a, long iter)
-{
-    return a->sbuf + (size_t)iter * a->slots.sstride;
-}
-
-static char *origin_r(const struct mb_imb_args *a, long iter)
-{
-    return a->rbuf + (size_t)iter * a->slots.rstride;
+    return (MPI_Aint)mb_slot_offset(a->slots.sstride, a->slots.n, iter);
 }
 
 /* ---- the block's window (5.2.3.1: created with the user's info, then a fence) ------------ */
@@ -96,39 +88,49 @@ void mb_imb_ext_fence(const struct mb_imb_args *a)
 
 static void put_to(const struct mb_imb_args *a, long iter, int target)
 {
-    MB_MPI(MPI_Put(origin_s(a, iter), a->count, MPI_BYTE, target, rdisp(a, iter), a->count,
+    MB_MPI(MPI_Put(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, target, rdisp(a, iter), a->count,
                    MPI_BYTE, a->win));
 }
 
 /* The aggregate batches keep the loop's values in locals: MPI_Put is an external call, so
- * fields read through a would be loaded again for every transfer. */
+ * fields read through a would be loaded again for every transfer. The buffer index advances
+ * and wraps by comparison, not division, which at 0 bytes would be a measurable part of an
+ * MPI_Put (docs/performance.md); with one buffer it stays 0. */
 static void put_batch(const struct mb_imb_args *a, long first, long n, int target)
 {
     const char *const base = a->sbuf;
-    const size_t ss = a->slots.sstride, rs = a->slots.rstride;
+    const size_t ss = a->slots.sstride, rs = a->slots.rstride, nslots = a->slots.n;
     const int count = a->count;
     const MPI_Win win = a->win;
+    size_t k = mb_slot_offset(1, nslots, first);
 
-    for (long i = first; i < first + n; i++)
-        MB_MPI(MPI_Put(base + (size_t)i * ss, count, MPI_BYTE, target, (MPI_Aint)((size_t)i * rs),
-                       count, MPI_BYTE, win));
+    for (long i = 0; i < n; i++) {
+        MB_MPI(MPI_Put(base + k * ss, count, MPI_BYTE, target, (MPI_Aint)(k * rs), count, MPI_BYTE,
+                       win));
+        if (++k == nslots)
+            k = 0;
+    }
 }
 
 static void get_batch(const struct mb_imb_args *a, long first, long n, int target)
 {
     char *const base = a->rbuf;
-    const size_t ss = a->slots.sstride, rs = a->slots.rstride;
+    const size_t ss = a->slots.sstride, rs = a->slots.rstride, nslots = a->slots.n;
     const int count = a->count;
     const MPI_Win win = a->win;
+    size_t k = mb_slot_offset(1, nslots, first);
 
-    for (long i = first; i < first + n; i++)
-        MB_MPI(MPI_Get(base + (size_t)i * rs, count, MPI_BYTE, target, (MPI_Aint)((size_t)i * ss),
-                       count, MPI_BYTE, win));
+    for (long i = 0; i < n; i++) {
+        MB_MPI(MPI_Get(base + k * rs, count, MPI_BYTE, target, (MPI_Aint)(k * ss), count, MPI_BYTE,
+                       win));
+        if (++k == nslots)
+            k = 0;
+    }
 }
 
 static void get_from(const struct mb_imb_args *a, long iter, int target)
 {
-    MB_MPI(MPI_Get(origin_r(a, iter), a->count, MPI_BYTE, target, sdisp(a, iter), a->count,
+    MB_MPI(MPI_Get(mb_imb_rbuf(a, iter), a->count, MPI_BYTE, target, sdisp(a, iter), a->count,
                    MPI_BYTE, a->win));
 }
 
@@ -199,9 +201,12 @@ size_t mb_imb_check_bidir_get(const struct mb_imb_args *a, long iter)
 
 /* ---- Accumulate (4.2.3.5): every process adds X/4 floats into root 0's window ------------- */
 
+/* The window's displacement unit is 1 byte (core/window.c), so the target displacement is
+ * in bytes as for the puts; IMB 3.1 counts it in floats over a float-unit window - the same
+ * place. */
 static void accumulate_at(const struct mb_imb_args *a, long iter)
 {
-    MB_MPI(MPI_Accumulate(origin_s(a, iter), a->count, MPI_FLOAT, 0, rdisp(a, iter), a->count,
+    MB_MPI(MPI_Accumulate(mb_imb_sbuf(a, iter), a->count, MPI_FLOAT, 0, rdisp(a, iter), a->count,
                           MPI_FLOAT, MPI_SUM, a->win));
 }
 
@@ -226,9 +231,10 @@ size_t mb_imb_check_accumulate(const struct mb_imb_args *a, long iter)
 
 /* ---- Window (4.2.3.6): create, fence, a negligible put, fence, free ----------------------- */
 
-/* The put that keeps the window from being optimised away is one byte to the right
- * neighbour (guide: "a negligible non trivial action"); the closing fence completes it, as
- * MPI_Win_free needs. */
+/* The put that keeps the window from being optimised away (guide: "a negligible non trivial
+ * action", no target named) is one byte to the process itself at displacement 0, as IMB 3.1's
+ * IMB_window.c does it (docs/adr/program-window-target.md). The closing fence completes it,
+ * as MPI_Win_free needs (IMB 3.1 frees without it). */
 void mb_imb_window(const struct mb_imb_args *a, long iter)
 {
     MPI_Win win;
@@ -236,12 +242,12 @@ void mb_imb_window(const struct mb_imb_args *a, long iter)
     MB_MPI(MPI_Win_create(mb_imb_rbuf(a, iter), (MPI_Aint)a->bytes, 1, a->info, a->comm, &win));
     MB_MPI(MPI_Win_fence(0, win));
     if (a->bytes > 0)
-        MB_MPI(MPI_Put(mb_imb_sbuf(a, iter), 1, MPI_BYTE, a->right, 0, 1, MPI_BYTE, win));
+        MB_MPI(MPI_Put(mb_imb_sbuf(a, iter), 1, MPI_BYTE, a->rank, 0, 1, MPI_BYTE, win));
     MB_MPI(MPI_Win_fence(0, win));
     MB_MPI(MPI_Win_free(&win));
 }
 
 size_t mb_imb_check_window(const struct mb_imb_args *a, long iter)
 {
-    return a->bytes > 0 ? mb_check_bytes(mb_imb_rbuf(a, iter), 1, a->left, 0) : 0;
+    return a->bytes > 0 ? mb_check_bytes(mb_imb_rbuf(a, iter), 1, a->rank, 0) : 0;
 }

@@ -463,7 +463,44 @@ static void show_info(const struct mb_config *cfg, char *buf, size_t len)
             *p = ' ';
 }
 
+/* ---- IMB-EXT: -win_disp zero|sections (docs/adr/program-ext-displacement.md) ---------- */
+
+/* IMB 3.1's program puts, gets and accumulates every repetition at displacement 0 unless
+ * -off_cache is given (IMB_ones_unidir.c, IMB_ones_accu.c: i % cache_iter * offs, with one
+ * buffer and offset 0 by default); its guide (4.2.2.2, Table 20) describes disjoint sections.
+ * The program's placement is the default, the guide's is "sections". */
+static int parse_win_disp(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "zero") == 0)
+        settings(cfg)->win_disp = MB_IMB_WIN_DISP_ZERO;
+    else if (strcmp(value, "sections") == 0)
+        settings(cfg)->win_disp = MB_IMB_WIN_DISP_SECTIONS;
+    else
+        return mb_usage(err, "invalid value '%s' for -win_disp: expected zero or sections", value);
+    return 0;
+}
+
+static void show_win_disp(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+
+    if (c->win_disp == MB_IMB_WIN_DISP_SECTIONS)
+        snprintf(buf, len, "sections (transfer i of a sample at section i: disjoint transfers)");
+    else if (c->cache_bytes > 0)
+        snprintf(buf, len, "zero (transfers rotate through the off-cache buffers)");
+    else
+        snprintf(buf, len, "zero (displacement 0 for every repetition)");
+}
+
 static const struct mb_option ext_options[] = {
+    {.name = "-win_disp",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(win_disp),
+     .metavar = "zero|sections",
+     .help = "where one sample's transfers go in the window: zero = displacement 0 (default, "
+             "as IMB 3.1 ran), sections = disjoint sections",
+     .parse = parse_win_disp,
+     .show = show_win_disp},
     {.name = "--info",
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(win_info),

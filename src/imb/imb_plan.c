@@ -66,9 +66,15 @@ size_t mb_imb_max_lengths(const struct mb_imb_config *c)
     return c->lengths ? c->n_lengths : (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
 }
 
+long long mb_imb_length_unit(const struct mb_imb_bench *b, const struct mb_imb_config *c)
+{
+    const long long fam = (long long)mb_imb_family(c)->len_unit;
+    return fam > (long long)b->elem_size ? fam : (long long)b->elem_size;
+}
+
 size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out)
 {
-    const long long unit = (long long)b->elem_size;
+    const long long unit = mb_imb_length_unit(b, c);
     size_t n = 0;
 
     if (b->sizeless) {
@@ -76,12 +82,18 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
         return 1;
     }
     if (c->lengths) {
-        for (size_t i = 0; i < c->n_lengths; i++)
-            out[n++] = c->lengths[i] / unit * unit;
+        /* Rounded up to whole units, as IMB 3.1's IMB.c does with every length it runs
+         * ((size + unit_size - 1) / unit_size * unit_size): 1 -> 4, 5 -> 8 for floats.
+         * Counts stay MPI ints: an entry near INT_MAX (where IMB's int overflowed) is
+         * rounded down instead. */
+        for (size_t i = 0; i < c->n_lengths; i++) {
+            long long x = (c->lengths[i] + unit - 1) / unit * unit;
+            out[n++] = x > INT_MAX ? c->lengths[i] / unit * unit : x;
+        }
         return n;
     }
-    /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the element size
-     * (reductions: 0, 4, 8, ...; guide Table 19, sample 6.1). */
+    /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the unit (reductions
+     * and all of IMB-EXT: 0, 4, 8, ...; guide Table 19, samples 6.1 and 6.4). */
     out[n++] = 0;
     for (int i = MB_IMB_MINMSGLOG; i <= mb_imb_family(c)->maxmsglog; i++)
         if ((1LL << i) >= unit)
@@ -109,10 +121,12 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     d.sbytes = demand_of(b->sbuf, 0, x, q);
     d.rbytes = demand_of(b->rbuf, check ? b->rbuf_check_mult : 0, x, q);
     d.slots = mb_slots_for(d.sbytes, d.rbytes, c->cache_bytes, c->cache_line);
-    if (b->sections) {
-        /* One section per repetition of either mode (the aggregate count is the larger), so
-         * that the transfers of one epoch are disjoint (guide 4.2.2.2, Table 20's
-         * 2 max(X, OVERALL_VOL)); off-cache may ask for more. */
+    if (b->sections && c->win_disp == MB_IMB_WIN_DISP_SECTIONS) {
+        /* -win_disp sections: one section per repetition of either mode (the aggregate count
+         * is the larger), so that the transfers of one epoch are disjoint (guide 4.2.2.2,
+         * Table 20's 2 max(X, OVERALL_VOL)); off-cache may ask for more. The default keeps
+         * IMB 3.1's layout, one X-byte buffer per side or the off-cache rotation, as every
+         * IMB-MPI1 row has it (docs/adr/program-ext-displacement.md). */
         size_t sections = (size_t)mb_imb_reps_most(b, x, c);
         if (c->cache_bytes == 0) {
             d.slots.sstride = d.sbytes;

@@ -57,9 +57,14 @@ long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long lo
  * disjoint sections (IMB-EXT) or file tiles (IMB-IO) a block's loops may touch. */
 long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb_imb_config *c);
 
-/* Message lengths of a benchmark (guide 5.2.4): the family's standard 0, 1, 2, 4, ... list or
- * the -msglen list, rounded down to whole elements (floats for reductions). Barrier has one
- * row. Returns the count; out needs room for mb_imb_max_lengths(c) values. */
+/* The unit of a benchmark's lengths: its element size (floats for reductions), or the
+ * family's unit when larger (IMB-EXT counts every benchmark in floats: IMB 3.1 IMB.c). */
+long long mb_imb_length_unit(const struct mb_imb_bench *b, const struct mb_imb_config *c);
+
+/* Message lengths of a benchmark (guide 5.2.4): the family's standard 0, 1, 2, 4, ... list from
+ * the unit on (0, 4, 8, ... in floats), or the -msglen list rounded up to whole units, as IMB
+ * 3.1's program does (docs/adr/program-lengths-in-floats.md). Barrier has one row. Returns the
+ * count; out needs room for mb_imb_max_lengths(c) values. */
 size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *c, long long *out);
 size_t mb_imb_max_lengths(const struct mb_imb_config *c);
 

@@ -11,6 +11,13 @@ blocks per process count, "MODE: AGGREGATE" with MSGSPERSAMPLE and "MODE: NON-AG
 with MSGS_NONAGGR repetitions (4.2.2.2, 5.2.8.2). With --info it checks that the effective
 settings show the entries.
 
+Where a sample's transfers go (-win_disp, docs/adr/program-ext-displacement.md): by default at
+displacement 0 as IMB 3.1's program puts them, so a block holds one X-byte buffer per side
+(2X, as IMB 3.1 allocates); with -win_disp sections one X-byte section per repetition
+(Table 20's 2 max(X, OVERALL_VOL)). The effective settings name the placement, and the JSON
+records' buffer_bytes must be that memory. Lengths are in floats for every IMB-EXT benchmark
+(0, 4, 8, ...; -msglen entries rounded up to 4), as IMB 3.1 runs them.
+
 Usage: ext_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-EXT arguments
 """
 import os
@@ -34,7 +41,61 @@ EXT = imb_check.Family(
     },
     "MPI-2 part",
     aggregate=("Unidir_Get", "Unidir_Put", "Bidir_Get", "Bidir_Put", "Accumulate"),
-    nonaggr_only=("Window",))
+    nonaggr_only=("Window",), len_unit=4)
+
+WARM_X, N_WARMUP = 4, 2  # guide 5.2.6: two samples of sizeof(float) bytes
+
+
+def flag_value(args, flag, default=None):
+    """The last value given to flag on the command line, or default."""
+    v = default
+    for i, a in enumerate(args[:-1]):
+        if a == flag:
+            v = args[i + 1]
+    return v
+
+
+def expected_buffer_bytes(inv, name, disp):
+    """Message-buffer bytes per process of one block without -off_cache and -mem: both sides
+    hold the largest length (zero, and Window always) or the largest length x repetitions
+    (sections: one section per repetition of the larger of the two counts, guide 4.2.2.2),
+    and at least the warm-up's two samples of 4 bytes."""
+    lens = imb_check.lengths_for(EXT, name, inv.lengths)
+    if disp == "zero" or name == "Window":
+        return 2 * max(lens + [WARM_X])
+
+    def sections(x):
+        return max(imb_check.reps_rule(x, inv.msgs, inv.vol),
+                   imb_check.reps_rule(x, inv.nonaggr, inv.vol))
+    warm = WARM_X * min(N_WARMUP, sections(WARM_X))
+    return 2 * max([sections(x) * x for x in lens] + [warm])
+
+
+def check_placement(run, inv):
+    disp = flag_value(run.args, "-win_disp", "zero")
+    off_cache = flag_value(run.args, "-off_cache") is not None
+    want = {"zero": "zero (displacement 0 for every repetition)",
+            "sections": "sections (transfer i of a sample at section i: disjoint transfers)"}[disp]
+    if disp == "zero" and off_cache:
+        want = "zero (transfers rotate through the off-cache buffers)"
+    line = f"#   {'-win_disp':<18}: {want}"
+    if line not in run.stdout.splitlines():
+        fail(f"effective settings lack {line!r}")
+    if not inv.json:
+        return
+    records = mbcheck.load_jsonl(inv.json, run.opts.schema)
+    header = next(r for r in records if r["type"] == "header")
+    if header["settings"].get("-win_disp") != want:
+        fail(f"JSON header -win_disp {header['settings'].get('-win_disp')!r}, expected {want!r}")
+    if off_cache or inv.mem is not None:
+        return
+    for r in records:
+        if r["type"] != "result":
+            continue
+        b = expected_buffer_bytes(inv, r["benchmark"], disp)
+        if r["buffer_bytes"] != b:
+            fail(f"{r['benchmark']} ({r.get('mode')}, {r['bytes']} bytes): buffer_bytes "
+                 f"{r['buffer_bytes']}, expected {b} with -win_disp {disp}")
 
 
 def check_run(run):
@@ -46,6 +107,8 @@ def check_run(run):
         want = " ".join(infos) if infos else "MPI_INFO_NULL"
         if shown != [f"#   {'--info':<18}: {want}"]:
             fail(f"effective --info line {shown}, expected the value {want!r}")
+        inv = imb_check.Invocation(args, run.opts.np, run.cwd, run.opts.prefix_args.strip(), EXT)
+        check_placement(run, inv)
     return verdict
 
 

@@ -53,7 +53,7 @@ class Family:
 
     def __init__(self, name, bench, part, msgs=1000, nonaggr=100, vol_mb=40, maxlog=22,
                  npmin=2, aggregate=(), nonaggr_only=(), aggregate_only=(), overlap=(),
-                 single_q=2, collective_bw=False):
+                 single_q=2, collective_bw=False, len_unit=1):
         self.name, self.bench, self.order, self.part = name, bench, list(bench), part
         self.msgs, self.nonaggr, self.vol = msgs, nonaggr, vol_mb * 1048576
         self.maxlog, self.npmin = maxlog, npmin
@@ -63,6 +63,9 @@ class Family:
         # on one process (4.2.1.1); collectives report a throughput (4.2.4.7-9).
         self.aggregate_only, self.overlap = set(aggregate_only), set(overlap)
         self.single_q, self.collective_bw = single_q, collective_bw
+        # IMB 3.1 counts every IMB-EXT length in floats (IMB.c: unit_size under EXT), so its
+        # lengths are multiples of 4 whatever the element type (sample 6.4: 0, 4, 8, ...).
+        self.len_unit = len_unit
 
     def modes(self, name):
         """The blocks per process count: [None], aggregate only, or aggregate then
@@ -105,10 +108,14 @@ def reps_rule(x, msgs, vol):
 
 def lengths_for(fam, name, user_lengths):
     cls, unit, _, _ = fam.bench[name]
+    unit = max(unit, fam.len_unit)
     if cls == "sync":
         return [None]
     if user_lengths is not None:
-        return [x // unit * unit for x in user_lengths]
+        # IMB 3.1 (IMB.c) rounds every length up to whole units: 1 -> 4, 5 -> 8 for floats;
+        # mpibench rounds down only where rounding up would pass INT_MAX.
+        up = [-(-x // unit) * unit for x in user_lengths]
+        return [u if u <= 2**31 - 1 else x // unit * unit for u, x in zip(up, user_lengths)]
     return [0] + [1 << i for i in range(0, fam.maxlog + 1) if (1 << i) >= unit]
 
 
@@ -133,7 +140,7 @@ class Invocation:
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
-                   "--dir", "--file", "--cpu-secs", "-warm_up"}
+                   "--dir", "--file", "--cpu-secs", "-warm_up", "-win_disp"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam

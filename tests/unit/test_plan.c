@@ -83,12 +83,35 @@ int main(void)
         EXPECT_EQ_LL(mb_imb_max_lengths(&c), 5);
         n = mb_imb_lengths(bench("Reduce_scatter"), &c, lens);
         EXPECT_EQ_LL(n, 5);
-        EXPECT_EQ_LL(lens[1], 0); /* rounded down to whole floats */
-        EXPECT_EQ_LL(lens[2], 4);
+        EXPECT_EQ_LL(lens[1], 4); /* rounded up to whole floats, as IMB 3.1's IMB.c */
+        EXPECT_EQ_LL(lens[2], 8);
         EXPECT_EQ_LL(lens[3], 100);
         n = mb_imb_lengths(bench("Gather"), &c, lens);
         EXPECT_EQ_LL(lens[2], 7);
         c = (struct mb_imb_config){0};
+    }
+    {
+        /* IMB-EXT counts every benchmark in floats: 0, 4, 8, ... (22 rows), -msglen rounded
+         * up; near INT_MAX rounding up would leave the int range: rounded down there. */
+        struct mb_imb_config ext = {.family = MB_IMB_FAMILY_EXT};
+        long long user[] = {1, 5, 2147483647LL};
+        const struct mb_imb_bench *put =
+            &mb_imb_family_ext.benchmarks[mb_imb_find(&mb_imb_family_ext, "Unidir_Put")];
+        const struct mb_imb_bench *win =
+            &mb_imb_family_ext.benchmarks[mb_imb_find(&mb_imb_family_ext, "Window")];
+        EXPECT_EQ_LL(mb_imb_lengths(put, &ext, lens), 22);
+        EXPECT_EQ_LL(lens[1], 4);
+        EXPECT_EQ_LL(lens[21], 4194304);
+        EXPECT_EQ_LL(mb_imb_lengths(win, &ext, lens), 22);
+        EXPECT_EQ_LL(lens[2], 8);
+        ext.lengths = user;
+        ext.n_lengths = 3;
+        EXPECT_EQ_LL(mb_imb_lengths(put, &ext, lens), 3);
+        EXPECT_EQ_LL(lens[0], 4);
+        EXPECT_EQ_LL(lens[1], 8);
+        EXPECT_EQ_LL(lens[2], 2147483644LL);
+        EXPECT_EQ_LL(mb_imb_length_unit(bench("PingPong"), &c), 1);
+        EXPECT_EQ_LL(mb_imb_length_unit(put, &ext), 4);
     }
 
     /* Table 20, standard mode (X = 4 MB): per process memory for the message buffers. */
@@ -182,6 +205,16 @@ int main(void)
         int i = mb_imb_find(&mb_imb_family_ext, "Unidir_Put");
         struct mb_imb_demand d, w;
         EXPECT(i >= 0);
+        /* By default one X-byte buffer per side (IMB 3.1: displacement 0); with -win_disp
+         * sections one section per repetition (guide 4.2.2.2, Table 20). */
+        d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4, 2, &ext, 0);
+        EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 4);
+        EXPECT_EQ_LL(d.slots.n, 1);
+        d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4 * MB, 2, &ext, 0);
+        EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 4 * MB);
+        ext.win_disp = MB_IMB_WIN_DISP_SECTIONS;
+        d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4 * MB, 2, &ext, 0);
+        EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 40 * MB); /* 2 max(X, OVERALL_VOL) */
         d = mb_imb_demand(&mb_imb_family_ext.benchmarks[i < 0 ? 0 : i], 4, 2, &ext, 0);
         w = mb_imb_demand_first(d, 2);
         EXPECT_EQ_LL(d.sregion + d.rregion, 2 * 1000 * 4);
