@@ -166,8 +166,10 @@ static void job_usage(FILE *out)
 
 /* ---- running (all ranks) ------------------------------------------------------------- */
 
+/* A phase's exit status, or what it is short of one. */
+enum { PHASE_SKIPPED = -1, PHASE_PENDING = -2, PHASE_CUT = -3 };
 struct phase_end {
-    int status; /* the phase's exit status; -1 skipped */
+    int status; /* the phase's exit status, or PHASE_* */
     double seconds;
 };
 
@@ -267,7 +269,12 @@ static void phase_json(const struct mb_ctx *ctx, size_t i, const struct mb_job_p
 
 static const char *status_word(int st)
 {
-    return st < 0 ? "skipped" : st == 0 ? "ok" : st == 1 ? "FAILED (1)" : "FAILED (2)";
+    return st == PHASE_SKIPPED   ? "skipped"
+           : st == PHASE_PENDING ? "pending"
+           : st == PHASE_CUT     ? "not finished"
+           : st == 0             ? "ok"
+           : st == 1             ? "FAILED (1)"
+                                 : "FAILED (2)";
 }
 
 /* summary.txt and the end of the job's text: phases, where the I/O ran, the headlines. */
@@ -341,6 +348,38 @@ static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_jobj_write(&o, ctx->json);
 }
 
+/* summary.txt and index.html from what the job has so far (rank 0): written before every
+ * phase as well as at the end, so that a job that is killed during a phase - an MPI_Abort of
+ * a failing phase, a batch system's time limit - leaves both, the phase it was in marked "not
+ * finished" and the later ones "pending". */
+static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                           const struct phase_end *ends, const struct mb_records *all,
+                           const char *fs)
+{
+    const struct mb_job_config *j = cfg->settings;
+    struct mb_headline h[MB_HL_N];
+    struct mb_plot_list plots = {0};
+    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
+    FILE *f;
+
+    mb_headlines(all, h);
+    sprintf(path, "%s/summary.txt", j->dir);
+    f = fopen(path, "w");
+    if (!f)
+        mb_die("cannot write '%s': %s", path, strerror(errno));
+    {
+        const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
+        mb_provenance_text(ctx->prov, &file);
+        summary(&file, ctx, cfg, ends, h, fs);
+    }
+    mb_sink_close(f, path);
+    phases_html(html, sizeof html, ends);
+    sprintf(path, "%s/index.html", j->dir);
+    if (mb_html_write(path, "plots/", all, h, &plots, html, msg, sizeof msg) != 0)
+        mb_die("%s", msg);
+    free(path);
+}
+
 /* Rank 0, after the phases: summary.txt, plots and index.html. A plot that cannot be drawn
  * (no gnuplot) is a note, not a failure of the measurements. */
 static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
@@ -406,8 +445,10 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
      * remove the scratch directory too (every process: each removes its own files). */
     mb_scratch_signals_install(&signals);
 
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         expected += mb_job_phase_at(i)->seconds[j->mode];
+        ends[i].status = PHASE_PENDING;
+    }
     if (ctx->rank == 0) {
         all.path = mb_rs_strdup(cfg->common.json_path); /* what index.html names */
         struct mb_fs_info info;
@@ -437,7 +478,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         clock_text(left, sizeof left, (expected - expected_done) * scale);
         expected_done += p->seconds[j->mode];
         if (skip) {
-            ends[i].status = -1;
+            ends[i].status = PHASE_SKIPPED;
             if (ctx->rank == 0) {
                 mb_printf(&ctx->out, "[%zu/%zu] %s: skipped, %s\n", i + 1, n, p->title, skip);
                 phase_json(ctx, i, p, skip, &ends[i]);
@@ -448,6 +489,8 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
             mb_printf(&ctx->out, "[%zu/%zu] %s (elapsed %s, about %s left)\n", i + 1, n, p->title,
                       el, left);
             mb_flush(&ctx->out);
+            ends[i].status = PHASE_CUT; /* until it returns */
+            progress_files(ctx, cfg, ends, &all, fs);
         }
         const int argc = phase_argv(p, cfg, argv, &words);
         const double ts = mb_now();

@@ -26,6 +26,7 @@ Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
                           [--watch-dir D] [--no-json] [--env K=V ...] -- ARGS
 """
 import glob
+import re
 import argparse
 import os
 import shlex
@@ -97,6 +98,9 @@ def main():
                     "as before; the user's file is checked too")
     ap.add_argument("--no-json", action="store_true", help="no --json file of the run")
     ap.add_argument("--env", action="append", default=[], help="K=V for the run's environment")
+    ap.add_argument("--expect", nargs=2, action="append", default=[], metavar=("GLOB", "REGEX"),
+                    help="after the run a file matching GLOB (relative to the run's directory) "
+                    "must have a line matching REGEX")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -171,6 +175,14 @@ def main():
                 problems.append("the user's file was changed")
         if not opts.no_json:
             problems += jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
+        for pattern, regex in opts.expect:
+            files = glob.glob(pattern, root_dir=cwd)
+            if not files:
+                problems.append(f"no file {pattern} after the run")
+                continue
+            with open(os.path.join(cwd, files[0]), errors="replace") as f:
+                if not any(re.search(regex, line) for line in f):
+                    problems.append(f"{files[0]} has no line matching {regex!r}")
         # The launcher's exit status after a forwarded Ctrl-C is its own business (MPICH's
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:
