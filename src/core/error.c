@@ -1,7 +1,7 @@
 #define _GNU_SOURCE /* program_invocation_short_name */
 #include "core/error.h"
 
-#include "core/scratch.h"
+#include <stdatomic.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -177,13 +177,30 @@ void mb_die(const char *fmt, ...)
     fflush(stdout);
     /* Scratch files this process created go before the job does (docs/decisions.md: removed
      * also on error); the other processes clean theirs when the launcher signals them. */
-    mb_scratch_cleanup();
+    mb_last_rites();
     /* MPICH's hydra may kill the job on MPI_Abort before it has forwarded this rank's
      * stderr: give the launcher a moment to pass the message on (error path only). */
     nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
     if (initialized)
         MPI_Abort(MPI_COMM_WORLD, MB_EXIT_RUNTIME);
     abort();
+}
+
+/* Process-wide by necessity: a signal handler reaches nothing else. Lock-free, so that the
+ * handler may load it (C11 7.14.1.1p5). */
+static _Atomic(void (*)(void)) last_rites;
+
+void mb_last_rites_set(void (*fn)(void))
+{
+    atomic_store(&last_rites, fn);
+}
+
+void mb_last_rites(void)
+{
+    void (*fn)(void) = atomic_load(&last_rites);
+
+    if (fn)
+        fn();
 }
 
 void mb_mpi_fail(int rc, const char *what, const char *file, int line)

@@ -61,8 +61,16 @@ static inline int mb_is_control(unsigned char c)
  * several ranks never interleave within a line; control characters shown as \xNN. */
 void mb_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Run-time failure: message on stderr from the calling rank, then MPI_Abort of the job. */
+/* Run-time failure: message on stderr from the calling rank, the last-rites hook, then
+ * MPI_Abort of the job. */
 _Noreturn void mb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What a process must still do when it ends abnormally - mb_die, the --timeout watchdog's
+ * _exit: core/scratch.c registers its cleanup (the scratch files) here, so that this floor
+ * calls it without knowing it. fn must be async-signal-safe (the watchdog runs it in its
+ * SIGALRM handler). One hook per process; a later registration replaces the earlier. */
+void mb_last_rites_set(void (*fn)(void));
+void mb_last_rites(void);
 
 /* Checks the return code of an MPI call; reports file:line and the MPI error string and
  * aborts the job on failure. Communicators must use MPI_ERRORS_RETURN for this to see it.

@@ -7,7 +7,6 @@
 #include "core/suite.h"
 #include "core/userfile.h"
 #include "mb_version.h"
-#include "results/tools.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,11 +15,6 @@
 #include <unistd.h>
 
 /* ---- dispatch ---------------------------------------------------------------------- */
-
-static void tool_line(const char *name, const char *title, void *out)
-{
-    fprintf(out, "  %-27s %s\n", name, title);
-}
 
 static void toplevel_usage(FILE *out)
 {
@@ -32,7 +26,7 @@ static void toplevel_usage(FILE *out)
                 s->run ? "" : " (not implemented yet)");
     }
     fprintf(out, "\nWithout mpirun:\n");
-    mb_tools_list(tool_line, out);
+    mb_program.tools_usage(out);
     fprintf(out, "\n'mpibench <suite> --help' describes a suite's options, 'mpibench plot --help'"
                  " and\n'mpibench compare --help' the tools.\n");
 }

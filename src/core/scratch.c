@@ -79,6 +79,7 @@ static struct registry *registry(void)
         memset(r, 0, sizeof *r);
     r->owner = getpid();
     atomic_store(&current, r);
+    mb_last_rites_set(mb_scratch_cleanup); /* mb_die and the watchdog run it */
     return r;
 }
 

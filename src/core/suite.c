@@ -6,34 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The suites implemented elsewhere; each is one row below. */
-extern const struct mb_suite mb_suite_imb_mpi1;
-extern const struct mb_suite mb_suite_imb_ext;
-extern const struct mb_suite mb_suite_imb_io;
-extern const struct mb_suite mb_suite_run;
-extern const struct mb_suite mb_suite_beff;
-extern const struct mb_suite mb_suite_beffio;
-extern const struct mb_suite mb_suite_presta_com;
-extern const struct mb_suite mb_suite_presta_laten;
-extern const struct mb_suite mb_suite_presta_rma;
-extern const struct mb_suite mb_suite_presta_allred;
-extern const struct mb_suite mb_suite_presta_globalop;
-
-static const struct mb_suite *const suites[] = {
-    &mb_suite_run,
-    &mb_suite_imb_mpi1,
-    &mb_suite_imb_ext,
-    &mb_suite_imb_io,
-    &mb_suite_beff,
-    &mb_suite_beffio,
-    &mb_suite_presta_com,
-    &mb_suite_presta_laten,
-    &mb_suite_presta_rma,
-    &mb_suite_presta_allred,
-    &mb_suite_presta_globalop,
-};
-enum { N_SUITES = sizeof suites / sizeof suites[0] };
-
 /* --help and --version are requests, not settings of the run. */
 static int is_action(const struct mb_option *o)
 {
@@ -109,22 +81,24 @@ const struct mb_option mb_common_options[] = {
 const size_t mb_n_common_options = sizeof mb_common_options / sizeof mb_common_options[0];
 #undef COMMON
 
+/* The table is the program's (src/program.c), a floor above this one, which knows no suite. */
 size_t mb_suite_count(void)
 {
-    return N_SUITES;
+    return mb_program.n_suites;
 }
 
 const struct mb_suite *mb_suite_at(size_t i)
 {
-    return suites[i];
+    return mb_program.suites[i];
 }
 
 int mb_suite_find(const char *word, int by_legacy)
 {
-    for (int i = 0; i < N_SUITES; i++) {
-        const char *name = by_legacy ? suites[i]->legacy : suites[i]->name;
+    for (size_t i = 0; i < mb_program.n_suites; i++) {
+        const struct mb_suite *s = mb_program.suites[i];
+        const char *name = by_legacy ? s->legacy : s->name;
         if (name && strcmp(name, word) == 0)
-            return i;
+            return (int)i;
     }
     return -1;
 }

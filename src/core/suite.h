@@ -78,8 +78,19 @@ struct mb_suite {
                    const struct mb_run_end *end);
 };
 
-/* The suite table (suite.c): count, entry, index of a subcommand or original name (-1 if
- * none), and the option rows of a suite followed by the common ones. */
+/* What the program is made of, defined above core (src/program.c) so that core names no suite
+ * and no tool: its suites, in the order `mpibench --help` lists them (each suite's row is its
+ * own file's struct mb_suite), and the lines `mpibench --help` shows for the commands that run
+ * without MPI. */
+struct mb_program {
+    const struct mb_suite *const *suites;
+    size_t n_suites;
+    void (*tools_usage)(FILE *out);
+};
+extern const struct mb_program mb_program;
+
+/* The suite table: count, entry, index of a subcommand or original name (-1 if none), and the
+ * option rows of a suite followed by the common ones. */
 size_t mb_suite_count(void);
 const struct mb_suite *mb_suite_at(size_t i);
 int mb_suite_find(const char *word, int by_legacy);

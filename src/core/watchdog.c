@@ -1,7 +1,6 @@
 #include "core/watchdog.h"
 
 #include "core/error.h"
-#include "core/scratch.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -21,7 +20,7 @@ static void on_alarm(int sig)
     (void)sig;
     if (write(STDERR_FILENO, alarm_message, (size_t)alarm_length) < 0)
         alarm_length = 0;
-    mb_scratch_cleanup(); /* async-signal-safe; no scratch file outlives a hang */
+    mb_last_rites(); /* async-signal-safe: no scratch file outlives a hang */
     _exit(mb_error_status(MB_ERR_TIMEOUT));
 }
 
