@@ -71,7 +71,9 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     const int n = ps->f.n, root = ps->f.rank == 0;
     const int check = r->cfg->common.check;
     const double factor = q->type == MB_BIO_SEPARATE ? 3.0 : 1.0;
-    double tp = timed ? tu * q->U : 0, t0, t;
+    /* Tp = Tu x U for every pattern, as b_eff_io 2.1 prints it; only the time-driven loop
+     * (write pass, types 0-2) is paced by it. */
+    double tp = tu * q->U, t0, t;
     long long reps = 0, shown = 0, errors = 0;
     char conti = 1;
 
@@ -266,6 +268,11 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
         for (int t = 0; t < MB_BIO_TYPES; t++)
             ac->bytes += d->ty[i][a][t].bytes;
         ac->bw = ac->t > 0 ? ac->bytes / ac->t : 0;
+        {
+            double wsum, usum;
+            mb_bio_pass_wsum(d, i, a, &wsum, &usum);
+            ac->wbw = usum > 0 ? wsum / usum : 0;
+        }
         {
             double bw[MB_BIO_TYPES];
             for (int t = 0; t < MB_BIO_TYPES; t++)

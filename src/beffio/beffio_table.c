@@ -11,7 +11,8 @@
 #define FILL MB_BIO_FILL
 
 const char *const mb_bio_access_name[MB_BIO_ACCESSES] = {"write", "rewrite", "read"};
-const char *const mb_bio_type_name[MB_BIO_TYPES] = {"scatter", "shared", "separate", "segmented",
+/* b_eff_io 2.1's names (its protocol lines b_eff_io_<access>_<type>= and its -i file use them). */
+const char *const mb_bio_type_name[MB_BIO_TYPES] = {"scatter", "shared", "separated", "segmented",
                                                     "seg_coll"};
 
 /* {type, U, part, pos, l, L}. Type 0 moves L/l chunks per call, scattered over the file (the
