@@ -70,6 +70,15 @@ long mb_bio_partition_seconds(long T, int npart);
  * segment size per process (a multiple of 1 MiB) with the filler's chunk in *fill. */
 long long mb_bio_segments(long long rep[MB_BIO_PATTERNS], long long lmax, long long *fill);
 
+/* The disk the write pass needs per process (bytes): one repetition of pattern p (types 0-2;
+ * type 2 three times, for the types 3 and 4 that follow its counts; 0 for types 3 and 4), and
+ * the least for the patterns from p on, each once, with the fillers of types 3 and 4
+ * (mb_bio_disk_least_from(0, lmax): the least of a whole pass, the space check). */
+long long mb_bio_disk_per_rep(int p, long long lmax);
+long long mb_bio_disk_least_from(int p, long long lmax);
+/* Sum of U over the patterns of types 0-2 from p on (the time-driven ones). */
+int mb_bio_units_from(int p);
+
 /* ---- values (beffio_values.c; bandwidths in bytes/s) --------------------------------- */
 
 /* An access method's value: the average over the five types, type 0 twice; with only type 0

@@ -275,27 +275,14 @@ static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
     return rc;
 }
 
-/* The least the run writes (every pattern once, the segments of types 3 and 4 sized from
- * those single repetitions), per process of a partition, in bytes. */
-static unsigned long long least_bytes_per_process(long long lmax)
-{
-    long long rep[MB_BIO_PATTERNS], fill, lseg;
-    unsigned long long sum = 0;
-
-    for (int p = 0; p < MB_BIO_PATTERNS; p++)
-        rep[p] = 1;
-    lseg = mb_bio_segments(rep, lmax, &fill);
-    for (int p = 0; p < mb_bio_first_of_type(MB_BIO_SEGMENTED); p++)
-        sum += (unsigned long long)mb_bio_call(p, lmax, 0);
-    return sum + 2ULL * (unsigned long long)lseg;
-}
-
 static int check_space(struct mb_bio_config *b, struct mb_error *err)
 {
     struct mb_fs_info fs;
     struct mb_error e2 = {MB_ERR_NONE, ""};
     unsigned long long least = 0;
-    const unsigned long long per = least_bytes_per_process(mb_bio_lmax(b->memory_mb));
+    /* Every pattern once, as the write pass's disk budget counts it (beffio_table.c). */
+    const unsigned long long per =
+        (unsigned long long)mb_bio_disk_least_from(0, mb_bio_lmax(b->memory_mb));
 
     if (mb_scratch_fs_info(b->dir, &fs, &e2) != 0)
         return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, e2.msg);
