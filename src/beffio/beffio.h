@@ -29,7 +29,7 @@ enum mb_bio_type {
 enum mb_bio_part { MB_BIO_FIRST = 0, MB_BIO_MIDDLE = 1, MB_BIO_LAST = 2 };
 
 extern const char *const mb_bio_access_name[MB_BIO_ACCESSES]; /* "write" "rewrite" "read" */
-extern const char *const mb_bio_type_name[MB_BIO_TYPES];      /* "scatter" ... "seg_coll" */
+extern const char *const mb_bio_type_name[MB_BIO_TYPES];      /* "scatter", "separated" ... */
 
 /* One row of the pattern table (b_eff paper Table 2): chunk l contiguous on disk, L bytes in memory
  * per call (L/l chunks per call for type 0), U time units, part, report position (1-7; 0 not
@@ -70,16 +70,26 @@ long mb_bio_partition_seconds(long T, int npart);
  * segment size per process (a multiple of 1 MiB) with the filler's chunk in *fill. */
 long long mb_bio_segments(long long rep[MB_BIO_PATTERNS], long long lmax, long long *fill);
 
+/* The disk the write pass needs per process (bytes): one repetition of pattern p (types 0-2;
+ * type 2 three times, for the types 3 and 4 that follow its counts; 0 for types 3 and 4), and
+ * the least for the patterns from p on, each once, with the fillers of types 3 and 4
+ * (mb_bio_disk_least_from(0, lmax): the least of a whole pass, the space check). */
+long long mb_bio_disk_per_rep(int p, long long lmax);
+long long mb_bio_disk_least_from(int p, long long lmax);
+/* Sum of U over the patterns of types 0-2 from p on (the time-driven ones). */
+int mb_bio_units_from(int p);
+
 /* ---- values (beffio_values.c; bandwidths in bytes/s) --------------------------------- */
 
 /* An access method's value: the average over the five types, type 0 twice; with only type 0
  * measured (rewrite without -rewrite) its value alone (b_eff paper §4). */
 double mb_bio_access_value(const double bw[MB_BIO_TYPES], int all_types);
-/* A partition's value, b_eff paper §4: 25 % write + 25 % rewrite + 50 % read. */
+/* A partition's weighted value, b_eff paper §4: 25 % write + 25 % rewrite + 50 % read
+ * (--definition weighted). */
 double mb_bio_partition_value(double write, double rewrite, double read);
-/* The b_eff_io 2.1 code's partition value, printed for comparison with
- * old results: sqrt(WR x RD), WR = mean of the five write types and the type-0 rewrite,
- * RD = the read access value. */
+/* The b_eff_io 2.1 code's partition value (b_eff_io.c, b_eff_io_PARTITION), the default:
+ * sqrt(WR x RD), WR = mean of the five write types and the type-0 rewrite, RD = the read
+ * access value (type 0 twice). */
 double mb_bio_partition_value_21(const double write[MB_BIO_TYPES], double rewrite0,
                                  const double read[MB_BIO_TYPES]);
 

@@ -40,6 +40,9 @@ struct mb_bio_config {
     long max_errors; /* -e: data errors printed per pattern and process (default 1) */
     char *prefix;    /* -f: protocol file prefix (default b_eff_io) */
     int noshared, nounique, rewrite, keep, adapt, force;
+    /* --definition: 0 = b_eff_io 2.1's partition value sqrt(WR x RD) and its 1800 s validity
+     * (the default), 1 = the b_eff paper's 0.25 write + 0.25 rewrite + 0.5 read and 900 s. */
+    int weighted;
     unsigned long long disk_free; /* free bytes in dir at validation (rank 0's view) */
 };
 

@@ -63,13 +63,30 @@ static void arm_wait(const struct mb_bio_run *r, int a, int n, const char *what)
 /* Rank 0's continue decision for the time-driven write loop (as in b_eff_io 2.1): 1 go on, 0 the
  * time is up, 2 the disk budget - mpibench's addition: the files of all partitions stay until
  * the read pass, so a loop stops before its partition's files could outgrow their share of
- * the free space (types 3 and 4 later write about as much as type 2: counted three times). */
-static char keep_going(const struct pass_state *ps, double elapsed, long long reps, double tp,
-                       double next_bytes)
+ * the free space. bytes: what the pattern will have put on disk after one more repetition. */
+static char keep_going(double elapsed, long long reps, double tp, double bytes, double allowance)
 {
     if (elapsed * (double)(reps + 1) / (double)reps > tp)
         return 0;
-    return ps->disk_used + next_bytes <= ps->disk_budget ? 1 : 2;
+    return bytes <= allowance ? 1 : 2;
+}
+
+/* The disk a time-driven pattern p may fill (all processes of the partition, bytes): one
+ * repetition, plus its U share of what the budget leaves after the least that p and every later
+ * pattern of the pass need (each once, beffio_table.c's disk model). What an earlier pattern
+ * did not use goes to the later ones; no pattern can take the space the rest of the pass
+ * needs (a 200 MiB file system: the first pattern used to take it all, and a type-3 write
+ * then found the disk full). */
+static double disk_allowance(const struct pass_state *ps, int p, int n, long long lmax)
+{
+    const double once = (double)n * (double)mb_bio_disk_per_rep(p, lmax);
+    const double reserve = (double)n * (double)mb_bio_disk_least_from(p, lmax);
+    const int units = mb_bio_units_from(p);
+    double left = ps->disk_budget - ps->disk_used - reserve;
+
+    if (left < 0 || units == 0)
+        left = 0;
+    return once + (units > 0 ? left * mb_bio_table[p].U / units : 0);
 }
 
 /* One pattern of one pass on one partition (all its processes). */
@@ -85,8 +102,11 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     const int timed = a == MB_BIO_WRITE && q->type <= MB_BIO_SEPARATE;
     const int n = ps->f.n, root = ps->f.rank == 0;
     const int check = r->cfg->common.check;
-    const double factor = q->type == MB_BIO_SEPARATE ? 3.0 : 1.0;
-    double tp = timed ? tu * q->U : 0, t0, t;
+    const double per_rep = (double)n * (double)mb_bio_disk_per_rep(p, r->lmax);
+    const double allowance = timed && root ? disk_allowance(ps, p, n, r->lmax) : 0;
+    /* Tp = Tu x U for every pattern, as b_eff_io 2.1 prints it; only the time-driven loop
+     * (write pass, types 0-2) is paced by it. */
+    double tp = tu * q->U, t0, t;
     long long reps = 0, shown = 0, errors = 0;
     char conti = 1;
 
@@ -114,8 +134,7 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
             tc = mb_now();
             m->t_barrier += tc - tb;
             if (root)
-                conti = keep_going(ps, tc - t0, reps, tp,
-                                   factor * (double)n * (double)L * (double)(reps + 1));
+                conti = keep_going(tc - t0, reps, tp, per_rep * (double)(reps + 1), allowance);
             if (root)
                 m->disk_stop = conti == 2;
             MB_MPI(MPI_Bcast(&conti, 1, MPI_CHAR, 0, comm));
@@ -141,7 +160,7 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     m->t = t - t0;
     if (timed) {
         d->rep[i][p] = reps;
-        ps->disk_used += factor * (double)n * (double)L * (double)reps;
+        ps->disk_used += per_rep * (double)reps;
         if (p >= 1 && q->U != 0) {
             ps->sched_sum += tp;
             ps->meas_sum += m->t;
@@ -283,6 +302,11 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
         for (int t = 0; t < MB_BIO_TYPES; t++)
             ac->bytes += d->ty[i][a][t].bytes;
         ac->bw = ac->t > 0 ? ac->bytes / ac->t : 0;
+        {
+            double wsum, usum;
+            mb_bio_pass_wsum(d, i, a, &wsum, &usum);
+            ac->wbw = usum > 0 ? wsum / usum : 0;
+        }
         {
             double bw[MB_BIO_TYPES];
             for (int t = 0; t < MB_BIO_TYPES; t++)

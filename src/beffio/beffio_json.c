@@ -84,6 +84,8 @@ void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d)
         mb_jarray_nums(&o, "access_time_sec", t, MB_BIO_ACCESSES, 1, 1.0);
         mb_jobj_num(&o, "b_eff_io_mbytes_per_sec", v->value / 1e6);
         mb_jobj_num(&o, "release21_mbytes_per_sec", v->value21 / 1e6);
+        mb_jobj_num(&o, "weighted_mbytes_per_sec", v->weighted / 1e6);
+        mb_jobj_num(&o, "wbw_mbytes_per_sec", v->wbw / 1e6);
         mb_jobj_num(&o, "bytes", v->bytes);
         mb_jobj_num(&o, "time_sec", v->t);
         mb_jobj_int(&o, "errors", v->errors);
@@ -91,6 +93,7 @@ void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d)
         mb_jobj_write(&o, r->ctx->json);
     }
     mb_jobj_begin(&o, "beffio_result");
+    mb_jobj_str(&o, "definition", r->b->weighted ? "weighted" : "release21");
     mb_jobj_num(&o, "b_eff_io_mbytes_per_sec", best->value / 1e6);
     mb_jobj_int(&o, "processes", best->n);
     mb_jobj_int(&o, "partition", d->best);
@@ -100,5 +103,14 @@ void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d)
     mb_jobj_num(&o, "total_time_sec", d->t_total);
     mb_jobj_int(&o, "errors", best->errors);
     mb_jobj_bool(&o, "valid", best->valid);
+    /* Both definitions' maxima, each with its partition (the headline's is one of them). */
+    {
+        const struct mb_bio_partval *b21 = r->b->weighted ? &d->pa[d->best_other] : best;
+        const struct mb_bio_partval *bw = r->b->weighted ? best : &d->pa[d->best_other];
+        mb_jobj_num(&o, "release21_mbytes_per_sec", b21->value21 / 1e6);
+        mb_jobj_int(&o, "release21_partition", r->b->weighted ? d->best_other : d->best);
+        mb_jobj_num(&o, "weighted_mbytes_per_sec", bw->weighted / 1e6);
+        mb_jobj_int(&o, "weighted_partition", r->b->weighted ? d->best : d->best_other);
+    }
     mb_jobj_write(&o, r->ctx->json);
 }

@@ -72,6 +72,30 @@ static void show_memory(const struct mb_config *cfg, char *buf, size_t len)
              mb_bio_lmax(mb_bio_cfg(cfg)->memory_mb));
 }
 
+/* --definition release21|weighted: which partition value is b_eff_io (the headline, the best
+ * partition, the JSON value) and which validity time applies; the other value is printed on a
+ * line of its own (docs/adr/program-beffio-headline.md). */
+static int parse_definition(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "release21") == 0)
+        settings(cfg)->weighted = 0;
+    else if (strcmp(value, "weighted") == 0)
+        settings(cfg)->weighted = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for --definition: expected release21 or weighted",
+                        value);
+    return 0;
+}
+
+static void show_definition(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_bio_cfg(cfg)->weighted
+                 ? "weighted: 0.25 x write + 0.25 x rewrite + 0.5 x read, valid from 15 min per "
+                   "partition"
+                 : "release21 (default): sqrt(WR x RD), valid from 30 min per partition");
+}
+
 static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", mb_bio_cfg(cfg)->dir);
@@ -102,8 +126,8 @@ static const struct mb_option rows[] = {
      .max = 10L * 365 * 86400,
      .metavar = "SEC",
      .help = "scheduled time in seconds for all partitions together (default 1800; "
-             "valid for comparison: at least 900 per partition); it paces the write loops, "
-             "the other passes repeat their counts"},
+             "valid for comparison: at least 1800 per partition, 900 with --definition "
+             "weighted); it paces the write loops, the other passes repeat their counts"},
     {.name = "-N",
      .kind = MB_OPT_CUSTOM,
      .metavar = "N1,N2,...",
@@ -156,6 +180,15 @@ static const struct mb_option rows[] = {
      .offset = BIO(adapt),
      .help = "shorten later patterns when earlier ones overran their time (not valid for "
              "comparison)"},
+    {.name = "--definition",
+     .kind = MB_OPT_CUSTOM,
+     .metavar = "release21|weighted",
+     .help = "the partition value that is b_eff_io: release21 = sqrt(WR x RD), WR the mean of the "
+             "five write types and the type-0 rewrite, RD the read value (default, as b_eff_io "
+             "2.1); weighted = 0.25 write + 0.25 rewrite + 0.5 read, valid from 900 s per "
+             "partition; the other value is printed on a line of its own",
+     .parse = parse_definition,
+     .show = show_definition},
     {.name = "--force",
      .kind = MB_OPT_FLAG,
      .offset = BIO(force),
@@ -242,27 +275,14 @@ static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
     return rc;
 }
 
-/* The least the run writes (every pattern once, the segments of types 3 and 4 sized from
- * those single repetitions), per process of a partition, in bytes. */
-static unsigned long long least_bytes_per_process(long long lmax)
-{
-    long long rep[MB_BIO_PATTERNS], fill, lseg;
-    unsigned long long sum = 0;
-
-    for (int p = 0; p < MB_BIO_PATTERNS; p++)
-        rep[p] = 1;
-    lseg = mb_bio_segments(rep, lmax, &fill);
-    for (int p = 0; p < mb_bio_first_of_type(MB_BIO_SEGMENTED); p++)
-        sum += (unsigned long long)mb_bio_call(p, lmax, 0);
-    return sum + 2ULL * (unsigned long long)lseg;
-}
-
 static int check_space(struct mb_bio_config *b, struct mb_error *err)
 {
     struct mb_fs_info fs;
     struct mb_error e2 = {MB_ERR_NONE, ""};
     unsigned long long least = 0;
-    const unsigned long long per = least_bytes_per_process(mb_bio_lmax(b->memory_mb));
+    /* Every pattern once, as the write pass's disk budget counts it (beffio_table.c). */
+    const unsigned long long per =
+        (unsigned long long)mb_bio_disk_least_from(0, mb_bio_lmax(b->memory_mb));
 
     if (mb_scratch_fs_info(b->dir, &fs, &e2) != 0)
         return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, e2.msg);
@@ -339,9 +359,10 @@ void mb_bio_usage(FILE *out)
             "patterns of\nfive types (scatter, shared pointer, separate files, segmented, "
             "segmented collective),\nchunks of 1 kB to L_max and their non-wellformed +8 "
             "variants, written, rewritten and\nread by each partition of processes within "
-            "the scheduled time -T.\nb_eff_io = max over partitions of 0.25 write + 0.25 "
-            "rewrite + 0.5 read, where each is\nthe average over the pattern types with type 0 "
-            "weighted twice.\nWrites a summary to stdout and the protocol files PREFIX.prot, "
+            "the scheduled time -T.\nb_eff_io = max over partitions of sqrt(WR x RD): WR the "
+            "mean of the five write types\nand the type-0 rewrite, RD the average over the read "
+            "types with type 0 weighted twice\n(--definition weighted: 0.25 write + 0.25 rewrite "
+            "+ 0.5 read).\nWrites a summary to stdout and the protocol files PREFIX.prot, "
             ".sum, .plot, .gps;\nthe scratch files b_eff_io_data_* go to -p DIR and are "
             "removed at the end.\n\n");
 }

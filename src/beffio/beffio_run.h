@@ -48,12 +48,15 @@ struct mb_bio_accval {
 };
 
 struct mb_bio_partval {
-    int n;          /* processes */
-    long tn;        /* scheduled seconds */
-    double value;   /* 0.25 write + 0.25 rewrite + 0.5 read (b_eff paper §4) */
-    double value21; /* b_eff_io 2.1's sqrt(WR x RD), for comparison */
-    double bytes, t, bw;
+    int n;           /* processes */
+    long tn;         /* scheduled seconds */
+    double value;    /* b_eff_io: value21, or weighted with --definition weighted */
+    double value21;  /* b_eff_io 2.1's sqrt(WR x RD) */
+    double weighted; /* 0.25 write + 0.25 rewrite + 0.5 read (b_eff paper §4) */
+    double bytes, t, bw, wbw;
     long long errors;
+    /* The criteria of "valid for comparison" (b_eff_io 2.1's crit1-3; -adapt is mpibench's). */
+    int crit_time, crit_shared, crit_errors, crit_adapt;
     int valid;
 };
 
@@ -66,7 +69,8 @@ struct mb_bio_data {
     struct mb_bio_partval pa[MB_BIO_MAX_PARTITIONS];
     long long rep[MB_BIO_MAX_PARTITIONS][MB_BIO_PATTERNS]; /* every rank of the partition */
     long long lseg[MB_BIO_MAX_PARTITIONS], fill[MB_BIO_MAX_PARTITIONS];
-    int best; /* index of the partition with the largest value */
+    int best;       /* index of the partition with the largest value */
+    int best_other; /* ... with the largest value of the other definition */
     double t_total;
 };
 
@@ -142,6 +146,10 @@ void mb_bio_json_pattern(const struct mb_bio_run *r, const struct mb_bio_data *d
 void mb_bio_json_type(const struct mb_bio_run *r, const struct mb_bio_data *d, int i, int a,
                       int type);
 void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d);
+
+/* beffio_values.c (rank 0): the U-weighted mean of the pattern bandwidths of one pass of
+ * partition i (b_eff_io 2.1's wbw), as its sums; the values of a finished run. */
+void mb_bio_pass_wsum(const struct mb_bio_data *d, int i, int a, double *wsum, double *usum);
 
 /* beffio_driver.c: the measurement; the values (rank 0) */
 void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d);

@@ -34,7 +34,10 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     r->lmax = mb_bio_lmax(b->memory_mb);
     if (ctx->rank == 0) {
         struct mb_fs_info fs;
-        if (mb_protofiles_open(pr, cfg->files, b->prefix, ext, NFILES, &err) == 0) {
+        /* An interrupted run leaves its protocol so far as PREFIX.prot.interrupted (issue 25:
+         * as 2.1's .prot, written as the run goes, but never over an earlier run's). */
+        if (mb_protofiles_open(pr, cfg->files, b->prefix, ext, NFILES, &err) == 0 &&
+            mb_protofiles_salvage(pr, PROT, cfg->prog, &err) == 0) {
             r->prot.f[0] = pr->f[PROT];
             r->prot.name[0] = pr->label[PROT];
             r->prot.n = 1;
@@ -83,7 +86,11 @@ static void header(const struct mb_bio_run *r)
                          "#------------------------------------------------------------\n");
     mb_provenance_text(ctx->prov, &ctx->out);
     mb_settings_text(ctx->suite, r->cfg, &ctx->out);
-    mb_printf(&ctx->out, "\n");
+    /* Said here, so that the result stays the last line (as b_eff_io 2.1's stdout ends). */
+    mb_printf(&ctx->out,
+              "# protocol files: %s.{prot,sum,plot,gps}, written when the run ends; scratch "
+              "files in %s (%s at the end)\n\n",
+              r->b->prefix, r->b->dir, r->b->keep ? "kept" : "removed");
     mb_bio_print_header(r, &ctx->out);
     mb_bio_print_header(r, &r->prot);
     mb_flush(&ctx->out);
@@ -164,8 +171,6 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         mb_bio_write_plot(rp, d, ppr->f[PLOT]);
         mb_bio_write_gps(rp, d, ppr->f[GPS], ppr->final[PLOT]);
         mb_bio_json_result(rp, d);
-        mb_printf(&ctx->out, "# protocol files: %s.{prot,sum,plot,gps}; scratch files in %s (%s)\n",
-                  b->prefix, b->dir, b->keep ? "kept" : "removed");
         mb_flush(&ctx->out);
         mb_protofiles_commit(ppr);
         for (int i = 0; i < d->npart; i++)

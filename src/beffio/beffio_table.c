@@ -11,7 +11,8 @@
 #define FILL MB_BIO_FILL
 
 const char *const mb_bio_access_name[MB_BIO_ACCESSES] = {"write", "rewrite", "read"};
-const char *const mb_bio_type_name[MB_BIO_TYPES] = {"scatter", "shared", "separate", "segmented",
+/* b_eff_io 2.1's names (its protocol lines b_eff_io_<access>_<type>= and its -i file use them). */
+const char *const mb_bio_type_name[MB_BIO_TYPES] = {"scatter", "shared", "separated", "segmented",
                                                     "seg_coll"};
 
 /* {type, U, part, pos, l, L}. Type 0 moves L/l chunks per call, scattered over the file (the
@@ -175,4 +176,36 @@ long long mb_bio_segments(long long rep[MB_BIO_PATTERNS], long long lmax, long l
     *fill = lseg - l3;
     rep[33] = rep[42] = 1;
     return lseg;
+}
+
+/* The disk model of the write pass (the budget of beffio_driver.c and the space check of
+ * beffio_options.c use the same one). A repetition of pattern p of types 0-2 puts its call L on
+ * disk; one of type 2 counts three times, because types 3 and 4 later write, at each chunk
+ * position, at most the type-2 repetitions (2.1's segment rule takes the minimum) of the same
+ * size. Types 3 and 4 add only their fillers, each below 1 MiB. */
+long long mb_bio_disk_per_rep(int p, long long lmax)
+{
+    const int type = mb_bio_table[p].type;
+
+    if (type > MB_BIO_SEPARATE)
+        return 0;
+    return (type == MB_BIO_SEPARATE ? 3 : 1) * mb_bio_call(p, lmax, 0);
+}
+
+long long mb_bio_disk_least_from(int p, long long lmax)
+{
+    long long sum = 2 * MB; /* the two fillers */
+
+    for (; p < mb_bio_first_of_type(MB_BIO_SEGMENTED); p++)
+        sum += mb_bio_disk_per_rep(p, lmax);
+    return sum;
+}
+
+int mb_bio_units_from(int p)
+{
+    int sum = 0;
+
+    for (; p < mb_bio_first_of_type(MB_BIO_SEGMENTED); p++)
+        sum += mb_bio_table[p].U;
+    return sum;
 }

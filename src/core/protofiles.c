@@ -14,8 +14,24 @@ static size_t name_length(const char *path)
     return strlen(slash ? slash + 1 : path);
 }
 
+int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err)
+{
+    char to[MB_SCRATCH_PATH_MAX], note[MB_SCRATCH_PATH_MAX + 256];
+    int rc = mb_scratch_pathf(to, sizeof to, err, NULL, "%s.interrupted", p->final[k]);
+
+    if (rc == 0 && name_length(to) > NAME_MAX)
+        rc = mb_usage(err, "cannot keep an interrupted protocol as '%s': its name is too long", to);
+    if (rc != 0)
+        return rc;
+    snprintf(note, sizeof note,
+             "%s: interrupted; the protocol so far is in '%s' ('%s' untouched)\n", prog, to,
+             p->final[k]);
+    return mb_scratch_salvage(p->temp[k], to, note, err);
+}
+
 void mb_protofiles_discard(struct mb_protofiles *p)
 {
+    mb_scratch_salvage_clear();
     for (int k = 0; k < p->n; k++) {
         if (p->f[k])
             fclose(p->f[k]);
@@ -63,6 +79,7 @@ int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const ch
 
 void mb_protofiles_commit(struct mb_protofiles *p)
 {
+    mb_scratch_salvage_clear();
     for (int k = 0; k < p->n; k++) {
         mb_sink_close(p->f[k], p->label[k]);
         p->f[k] = NULL;

@@ -27,6 +27,11 @@ struct mb_protofiles {
  * that exists, a directory that cannot be written, a path too long. */
 int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const char *prefix,
                        const char *const *ext, int n, struct mb_error *err);
+/* File k of an interrupted run (SIGINT/SIGTERM) is left as PREFIX.EXT.interrupted, never under
+ * its final name, and the program says so on stderr (core/scratch.h, mb_scratch_salvage). The
+ * caller flushes it as it writes, so the file holds what was written before the signal.
+ * Returns 0 or an error status with err set (the name does not fit). */
+int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err);
 /* Closes and renames every file; a failure is a run-time error (mb_die). */
 void mb_protofiles_commit(struct mb_protofiles *p);
 /* Closes and removes the temporary files (a run that ends without results). */

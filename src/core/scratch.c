@@ -59,6 +59,12 @@ struct registry {
         ino_t ino;
     } slot[MB_SCRATCH_MAX];
     char path[MB_SCRATCH_MAX][MB_SCRATCH_PATH_MAX];
+    /* mb_scratch_salvage: 1 + the slot a SIGINT/SIGTERM renames to salvage_to (0: none), and
+     * the note the handler then writes to stderr. */
+    atomic_int salvage_slot;
+    char salvage_to[MB_SCRATCH_PATH_MAX];
+    char salvage_note[MB_SCRATCH_PATH_MAX + 256];
+    size_t salvage_note_len;
 };
 
 /* Where the mapping cannot be made the registry is this process-private one, without janitor. */
@@ -722,6 +728,56 @@ void mb_scratch_janitor_start(void)
     r->janitor = pid; /* the write end stays open, unused, until this process ends */
 }
 
+/* ---- salvage on interruption --------------------------------------------------------------- */
+
+int mb_scratch_salvage(const char *path, const char *to, const char *note, struct mb_error *err)
+{
+    struct registry *r = registry();
+    sigset_t old;
+    int slot;
+
+    if (strlen(to) >= sizeof r->salvage_to || strlen(note) >= sizeof r->salvage_note)
+        return mb_error_set(err, MB_ERR_USAGE, "'%.60s...' is too long a name", to);
+    block_signals(&old);
+    slot = find_slot(r, path);
+    if (slot < 0) {
+        unblock_signals(&old);
+        return mb_error_set(err, MB_ERR_RUNTIME, "'%s' is not a registered scratch file", path);
+    }
+    atomic_store(&r->salvage_slot, 0);
+    memcpy(r->salvage_to, to, strlen(to) + 1);
+    memcpy(r->salvage_note, note, strlen(note) + 1);
+    r->salvage_note_len = strlen(note);
+    atomic_store(&r->salvage_slot, slot + 1);
+    unblock_signals(&old);
+    return 0;
+}
+
+void mb_scratch_salvage_clear(void)
+{
+    atomic_store(&registry()->salvage_slot, 0);
+}
+
+/* The handler's part (async-signal-safe: lstat, rename, write): the file, if it is still the
+ * one registered, goes to its salvage name and leaves the registry, so that the cleanup that
+ * follows (and the janitor) leave it alone. */
+static void salvage(void)
+{
+    struct registry *r = registry_if_ours();
+    struct stat st;
+    int k;
+
+    if (!r || (k = atomic_exchange(&r->salvage_slot, 0) - 1) < 0 ||
+        atomic_load(&r->slot[k].state) != SLOT_LIVE)
+        return;
+    if (lstat(r->path[k], &st) != 0 || st.st_dev != r->slot[k].dev || st.st_ino != r->slot[k].ino ||
+        rename(r->path[k], r->salvage_to) != 0)
+        return;
+    atomic_store(&r->slot[k].state, SLOT_FREE);
+    if (write(STDERR_FILENO, r->salvage_note, r->salvage_note_len) < 0)
+        return; /* nothing else to do about a closed stderr */
+}
+
 /* ---- signals ------------------------------------------------------------------------------ */
 
 static const int caught[2] = {SIGINT, SIGTERM};
@@ -732,6 +788,7 @@ static void on_signal(int sig)
 {
     struct sigaction dfl;
 
+    salvage();
     mb_scratch_cleanup();
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;

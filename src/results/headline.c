@@ -52,6 +52,15 @@ void mb_headlines(const struct mb_records *r, struct mb_headline h[MB_HL_N])
             snprintf(set(&h[MB_HL_BEFFIO], mb_rec_num(o, "b_eff_io_mbytes_per_sec")), DETAIL,
                      "b_eff_io, %lld processes, scheduled %lld s", np,
                      mb_rec_int(o, "scheduled_sec", 0));
+            /* b_eff_io 2.1's sqrt(WR x RD) unless the run chose the paper's weighted value
+             * (docs/adr/program-beffio-headline.md); results of older mpibench have no
+             * definition and were the weighted value. */
+            {
+                const char *def = mb_rec_str(o, "definition");
+                if (!def || strcmp(def, "release21") != 0)
+                    strncat(h[MB_HL_BEFFIO].detail, ", 0.25/0.25/0.5 weighted value",
+                            sizeof h[MB_HL_BEFFIO].detail - strlen(h[MB_HL_BEFFIO].detail) - 1);
+            }
             if (!json_is_true(json_object_get(o, "valid")))
                 strncat(h[MB_HL_BEFFIO].detail, ", too short to be valid",
                         sizeof h[MB_HL_BEFFIO].detail - strlen(h[MB_HL_BEFFIO].detail) - 1);

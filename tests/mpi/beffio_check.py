@@ -9,12 +9,16 @@ call size from the pattern table with L_max = 8192 x max(256, min(MB, 131072)), 
 types 3 and 4 from 2.1's segment rule, with the filler = Lseg - L3), the scheduled times
 Tn / Usum x U (Usum 150, or 192 with -rewrite), bytes = n x L x r and bandwidth = bytes / t,
 the type totals (open + patterns + close), the access values ((2 type 0 + types 1-4) / 6, the
-rewrite alone without -rewrite), the partition value 0.25 write + 0.25 rewrite + 0.5 read and
-release 2.1's sqrt(WR x RD), the maximum over the partitions and the validity (Tn >= 900 s, no
-errors, no -noshared/-adapt). The text must agree with the JSON as printed: every pattern, type,
-access and partition line on stdout and in PREFIX.prot, the .sum tables, the .plot data and the
-.gps script; and the scratch directory must hold no b_eff_io_data_* file afterwards (with -keep
-exactly the run's files), no temporary protocol file may be left next to the prefix.
+rewrite alone without -rewrite), the partition value - release 2.1's sqrt(WR x RD) by default,
+0.25 write + 0.25 rewrite + 0.5 read with --definition weighted, the other one beside it -, the
+U-weighted means (wbw) of the passes and partitions, the maximum over the partitions and the
+validity (Tn >= 1800 s, 900 s with --definition weighted, no errors, no -noshared/-adapt). The
+text must agree with the JSON as printed, in b_eff_io 2.1's layout (its format strings: fields,
+widths, blank lines, the .sum column headings): every pattern, type, access and partition line
+on stdout and in PREFIX.prot, the failed criteria before the final line, the .sum tables, the
+.plot data and the .gps script; and the scratch directory must hold no b_eff_io_data_* file
+afterwards (with -keep exactly the run's files), no temporary protocol file may be left next to
+the prefix.
 
 The checker runs the program in a new temporary directory and adds "--json r.jsonl",
 "-f b_eff_io_chk" and "-p scratch" (a fresh directory) unless the arguments have their own.
@@ -49,7 +53,7 @@ PROTOCOL_EXT = ("prot", "sum", "plot", "gps")
 KB, MIB = 1024, 1 << 20
 LMAX, FILL = "Lmax", "fill"
 ACCESSES = ["write", "rewrite", "read"]
-TYPES = ["scatter", "shared", "separate", "segmented", "seg_coll"]
+TYPES = ["scatter", "shared", "separated", "segmented", "seg_coll"]
 
 # The pattern table: (type, U, part, pos, l, L); part 0 opens the file, 2 closes it;
 # pos 0 = not reported.
@@ -176,6 +180,8 @@ class Settings:
         self.rewrite, self.keep = flag("-rewrite"), flag("-keep", "--keep")
         self.noshared, self.adapt = flag("-noshared"), flag("-adapt")
         self.selftest = flag("--check-selftest")
+        self.weighted = (last("--definition") or "release21") == "weighted"
+        self.t_valid = 900 if self.weighted else 1800
         self.quiet = flag("--quiet")
         self.no_run = flag("--help", "-help", "--version", "--dry-run")
         self.usum = 64 + (64 if self.rewrite else 22) + 64
@@ -183,6 +189,7 @@ class Settings:
         self.prefix = last("-f")
         self.scratch = last("-p")
         self.output_dir = last("--output-dir")
+        self.mt = int(last("-MT")) if last("-MT") else None
 
 
 # ---- JSON ------------------------------------------------------------------------------
@@ -312,10 +319,19 @@ def check_json(records, st, errors_allowed):
                     check_type(m, st, i, n, a, t)
         check_partition(m, st, i, n)
 
-    # The result: the partition with the largest value (the first of equal ones).
+    # The result: the partition with the largest value (the first of equal ones), and each
+    # definition's maximum with its partition.
     vals = [m.part[i]["b_eff_io_mbytes_per_sec"] for i in range(st.npart)]
     best = max(range(st.npart), key=lambda i: (vals[i], -i))
     r, bp = m.result, m.part[best]
+    check(r["definition"] == ("weighted" if st.weighted else "release21"),
+          f"beffio_result definition {r['definition']!r}")
+    for d in ("release21", "weighted"):
+        dv = [m.part[i][f"{d}_mbytes_per_sec"] for i in range(st.npart)]
+        db = max(range(st.npart), key=lambda i: (dv[i], -i))
+        check(r[f"{d}_partition"] == db and r[f"{d}_mbytes_per_sec"] == dv[db],
+              f"beffio_result {d}: {r[f'{d}_mbytes_per_sec']} of partition "
+              f"{r[f'{d}_partition']}, the maximum is partition {db}'s {dv[db]}")
     check(r["partition"] == best, f"beffio_result partition {r['partition']}, the largest value "
                                   f"is partition {best}'s: {vals}")
     check(r["b_eff_io_mbytes_per_sec"] == bp["b_eff_io_mbytes_per_sec"] and
@@ -361,7 +377,9 @@ def check_pattern(m, st, i, n, a, p, lmax):
     else:
         check(r == m.rep[(i, p)], f"{what}: {r} repetitions, expected {m.rep[(i, p)]} "
               + ("(the write pass's)" if t <= 2 else "(the type 3/4 segment rule)"))
-    tp = st.tn / st.usum * U if timed else 0
+    # Tp = Tu x U on every pattern's line, as 2.1 prints it (only the write loop of types 0-2
+    # is paced by it).
+    tp = st.tn / st.usum * U
     if st.adapt and timed and U:
         check(0 < rec["scheduled_sec"] <= tp * (1 + 1e-12),
               f"{what}: -adapt scheduled_sec {rec['scheduled_sec']} not in (0, {tp}]")
@@ -424,6 +442,13 @@ def check_type(m, st, i, n, a, t):
         check("segment_bytes" not in rec, f"{what}: segment_bytes for a type without segments")
 
 
+def pass_wsum(m, i, a):
+    """b_eff_io 2.1's wbw of one pass as its sums: U x bw over the patterns, and U."""
+    w = [(TABLE[p][1], r["mbytes_per_sec"]) for (j, aa, p), r in m.pat.items()
+         if j == i and aa == a and TABLE[p][1] > 0]
+    return sum(u * b for u, b in w), sum(u for u, _ in w)
+
+
 def check_partition(m, st, i, n):
     rec = m.part[i]
     what = f"beffio_partition {i}"
@@ -441,19 +466,34 @@ def check_partition(m, st, i, n):
         tsum = sum(m.typ[(i, a, t)]["time_sec"] for t in range(5) if (i, a, t) in m.typ)
         check(finite(at) and at >= tsum * (1 - 1e-9),
               f"{what}: {ACCESSES[a]} pass time {at} < its types' times {tsum}")
-    value = 0.25 * acc[0] + 0.25 * acc[1] + 0.5 * acc[2]
-    check(close(rec["b_eff_io_mbytes_per_sec"], value),
-          f"{what}: b_eff_io {rec['b_eff_io_mbytes_per_sec']}, expected 0.25 write + 0.25 "
-          f"rewrite + 0.5 read = {value}")
+    weighted = 0.25 * acc[0] + 0.25 * acc[1] + 0.5 * acc[2]
+    check(close(rec["weighted_mbytes_per_sec"], weighted),
+          f"{what}: weighted value {rec['weighted_mbytes_per_sec']}, expected 0.25 write + 0.25 "
+          f"rewrite + 0.5 read = {weighted}")
+    # b_eff_io 2.1: WR = the five write types and the type-0 rewrite, each once; RD = the read
+    # access value (type 0 twice).
     wr = (sum(bw[0]) + bw[1][0]) / 6
-    check(close(rec["release21_mbytes_per_sec"], math.sqrt(wr * acc[2])),
-          f"{what}: release 2.1 value {rec['release21_mbytes_per_sec']}, expected sqrt(WR x RD)")
+    r21 = math.sqrt(wr * acc[2])
+    check(close(rec["release21_mbytes_per_sec"], r21),
+          f"{what}: release 2.1 value {rec['release21_mbytes_per_sec']}, expected sqrt(WR x RD) "
+          f"= {r21}")
+    value = weighted if st.weighted else r21
+    check(close(rec["b_eff_io_mbytes_per_sec"], value),
+          f"{what}: b_eff_io {rec['b_eff_io_mbytes_per_sec']}, expected the "
+          f"{'weighted' if st.weighted else 'release 2.1'} value {value}")
+    wsum = usum = 0
+    for a in range(3):
+        ws, us = pass_wsum(m, i, a)
+        wsum, usum = wsum + ws, usum + us
+    check(close(rec["wbw_mbytes_per_sec"], wsum / usum, 1e-6),
+          f"{what}: wbw {rec['wbw_mbytes_per_sec']}, the U-weighted mean of its patterns' "
+          f"bandwidths is {wsum / usum}")
     check(rec["bytes"] == sum(r["bytes"] for (j, _, _), r in m.typ.items() if j == i),
           f"{what}: bytes != the sum of its types' bytes")
     check(close(rec["time_sec"], sum(rec["access_time_sec"])), f"{what}: time_sec != sum of passes")
     errors = sum(r["errors"] for (j, _, _), r in m.pat.items() if j == i)
     check(rec["errors"] == errors, f"{what}: errors {rec['errors']}, its patterns' {errors}")
-    valid = st.tn >= 900 and errors == 0 and not st.noshared and not st.adapt
+    valid = st.tn >= st.t_valid and errors == 0 and not st.noshared and not st.adapt
     check(rec["valid"] == valid, f"{what}: valid {rec['valid']}, expected {valid} (Tn {st.tn} s, "
                                  f"{errors} errors, -noshared {st.noshared}, -adapt {st.adapt})")
 
@@ -508,11 +548,13 @@ def access_lines(m, st, i, a):
         b += m.typ[(i, a, t)]["bytes"] if (i, a, t) in m.typ else 0
     at = part["access_time_sec"][a]
     errs = sum(r["errors"] for (j, aa, _), r in m.pat.items() if j == i and aa == a)
-    out = [f" ----- with {errs} ERRORS --!--!--!--!--"] if errs else []
-    out.append(f" total access method: S={b / 1e6:7.3f} MB  t={at:4.2f} (Tn={st.tn}sec) "
-               f"bw={b / at / 1e6:8.3f} MB/s, b_eff_io_{ACCESSES[a]}="
-               f"{part['access_mbytes_per_sec'][a]:8.3f} MB/s")
-    return out
+    wsum, usum = pass_wsum(m, i, a)
+    # 2.1 puts its error mark in front of the total, on the same line.
+    line = f" ----- with {errs} ERRORS --!--!--!--!--" if errs else ""
+    line += (f" total access method: S={b / 1e6:7.3f} MB  t={at:4.2f} (Tn={st.tn}sec) "
+             f"bw={b / at / 1e6:8.3f} MB/s, wbw={wsum / usum:8.3f} MB/s, b_eff_io_{ACCESSES[a]}="
+             f"{part['access_mbytes_per_sec'][a]:8.3f} MB/s")
+    return [line]
 
 
 def final_line_re(m, st, sysinfo):
@@ -554,21 +596,58 @@ def expected_body(m, st):
         p = m.part[i]
         out.append(("line", f" total partition: n={p['processes']:<3d} S={p['bytes'] / 1e6:7.3f} MB"
                             f"  t={p['time_sec']:4.2f} bw={p['bytes'] / p['time_sec'] / 1e6:8.3f} "
-                            f"MB/s, b_eff_io={p['b_eff_io_mbytes_per_sec']:8.3f} MB/s (release 2.1 "
-                            f"formula: {p['release21_mbytes_per_sec']:8.3f} MB/s)"))
+                            f"MB/s, wbw={p['wbw_mbytes_per_sec']:8.3f} MB/s, "
+                            f"b_eff_io={p['b_eff_io_mbytes_per_sec']:8.3f} MB/s"))
     total = m.result['total_time_sec']
     out.append(("line", f" total execution time is {total:7.2f} sec"))
     if abs(total - st.T) > 0.1 * st.T:  # MB_BIO_T_SLACK
         out.append(("line", f" (scheduled: {st.T} sec; only the write loops of types 0-2 follow "
                             f"it, the other passes repeat their counts)"))
     out.append(("line", ""))
-    out.append(("line", f" b_eff_io := maximum over all partitions = "
+    out.append(("line", f" b_eff_io := maximum over all bw_partition = "
                         f"{m.result['b_eff_io_mbytes_per_sec']:8.3f} MB/s"))
+    other = "release21" if st.weighted else "weighted"
+    formula = ("sqrt(WR x RD)" if st.weighted else
+               "0.25 x write + 0.25 x rewrite + 0.5 x read")
+    for i in range(st.npart):
+        p = m.part[i]
+        out.append(("line", f" other definition, n={p['processes']:<3d} b_eff_io_{other}="
+                            f"{p[f'{other}_mbytes_per_sec']:8.3f} MB/s"))
+    out.append(("line", f" b_eff_io_{other} := maximum over all partitions of {formula} = "
+                        f"{m.result[f'{other}_mbytes_per_sec']:8.3f} MB/s"))
     out.append(("line", ""))
+    # The criteria the best partition failed, right before the final line's "NOT VALID".
+    out += [("line", c) for c in criteria_lines(m.part[m.result["partition"]], st, True)]
+    return out
+
+
+def criteria_lines(part, st, failed_only):
+    """2.1's criteria, in its words; -adapt is mpibench's fourth."""
+    tm = part["scheduled_sec"] / 60
+    crit = [(part["scheduled_sec"] >= st.t_valid,
+             f"  criterion 1: scheduled time {tm:3.1f} min >= {st.t_valid // 60:2d} min -- "),
+            (not st.noshared,
+             "  criterion 2: shared file pointers must be used for pattern type 1 -- "),
+            (part["errors"] == 0, f"  criterion 3: error count ({part['errors']}) == 0 -- ")]
+    out = [c + ("reached" if ok else "NOT reached") for ok, c in crit if not (failed_only and ok)]
+    if st.adapt:
+        out.append("  criterion 4: no -adapt -- NOT reached")
     return out
 
 
 TABLE_HEAD = re.compile(r"^-----\+---\+")
+# 2.1's table head, as it prints it (a blank line before the rule; the headings padded).
+HEAD_RULE = ("-----+---+------+----+--------+----------+----------+----------------+-------+"
+             "-------------+-------+-------+------+-----+-----+-----+-----+----------------")
+HEAD_LINES = [
+    "", HEAD_RULE,
+    "num. acc-| pat- |pat-|scheduled     chunk|     chunk|filename        | repeat|  transferred|"
+    "  meas-|=sum of|time of meas.calls|last |last | measured       ",
+    "of   |ess| tern |tern|  time  |      size|      size|                | factor|   MB of this|"
+    "  ured |   I/O |barr- |bcast|file-| I/O |barr.| bandwidth      ",
+    "PEs  |   | type |    | [sec]  |   on disk| in memory|                |       |      pattern|"
+    "  time |       | ier  |     | sync|call |+bcst| of this pattern",
+    HEAD_RULE]
 
 
 def check_protocol_text(text, name, m, st, sysinfo):
@@ -577,13 +656,14 @@ def check_protocol_text(text, name, m, st, sysinfo):
     lines = text.split("\n")
     k = next((k for k, l in enumerate(lines) if TABLE_HEAD.match(l)), None)
     check(k is not None, f"{name}: no pattern table")
+    k -= 1  # the blank line before the head
     npat = 0
     for kind, what in expected_body(m, st):
         if kind == "head":
-            check(k + 5 <= len(lines) and TABLE_HEAD.match(lines[k]) and
-                  lines[k + 1].startswith("num. acc-|") and TABLE_HEAD.match(lines[k + 4]),
-                  f"{name}:{k + 1}: the table head expected, got {lines[k:k + 1]}")
-            k += 5
+            check(lines[k:k + 6] == HEAD_LINES,
+                  f"{name}:{k + 1}: the table head (blank line, rule, three headings, rule) "
+                  f"expected as 2.1 prints it, got {lines[k:k + 6]}")
+            k += 6
             continue
         check(k < len(lines), f"{name}: ends early, expected {what!r}")
         line = lines[k]
@@ -628,6 +708,14 @@ def check_header_text(text, name, m, st):
             f"Maximum chunk size   = {lmax / 1048576.0:8.3f} MBytes"]
     for w in want:
         check(w in text.split("\n"), f"{name}: header lacks {w!r}")
+    # The first line says whose value b_eff_io is.
+    rules = (r"rules of b_eff_io release 2\.1 except the value: b_eff_io = 0\.25 x write \+ "
+             r"0\.25 x rewrite \+ 0\.5 x read per partition, valid from 15 min per partition "
+             r"\(--definition weighted\)" if st.weighted else r"rules of b_eff_io release 2\.1")
+    check(re.search(r"^b_eff_io \(mpibench [^)]*\), " + rules + "$", text, re.M),
+          f"{name}: header line 'b_eff_io (mpibench ...), {rules}' missing")
+    check(re.search(r"^Date of measurement: .*\n\n\n\n-----\+", text, re.M),
+          f"{name}: the date line is not followed by three blank lines and the table (2.1)")
     mm = re.search(r"^-N ((?: |,)\d+)+ T=(\d+), MT=\d+ MBytes", text, re.M)
     check(mm, f"{name}: header lacks the '-N ... T=..., MT=...' line")
     nline = mm.group(0).split(" T=")[0][3:]
@@ -635,36 +723,61 @@ def check_header_text(text, name, m, st):
           f"{name}: header {mm.group(0)!r}, partitions {st.parts} and T={st.T} expected")
 
 
+# The .sum file's block as 2.1's format strings lay it out (b_eff_io.c): the lines that do not
+# depend on the values, exactly, and the others as regular expressions of their fields.
+SUM_HEAD = [
+    "-----------------------------------------------------------------------------", "",
+    " number pos chunk-   access   type=0   type=1   type=2   type=3   type=4",
+    " of PEs     size (l) methode scatter  shared  separate segmened seg-coll",
+    "            [bytes]  methode  [MB/s]   [MB/s]   [MB/s]   [MB/s]   [MB/s]",
+    " -----------------------------------------------------------------------", ""]
+SUM_COL = r"(?: +-?\d+\.\d{3}|        -)"  # " %8.3f", or 2.1's "        -"
+SUM_ROW = re.compile(r"^[ \d]{3}\d PEs \d [ \d]{7}\d (?:write  |rewrite|read   )" +
+                     f"(?P<v>{SUM_COL}{{5}})$")
+SUM_TOTAL = re.compile(r"^[ \d]{3}\d PEs      total-(?:write  |rewrite|read   )" +
+                       f"(?P<v>{SUM_COL}{{5}})$")
+
+
+def sum_columns(line, name):
+    """The five value columns of a .sum row, each at least 2.1's width (" %8.3f")."""
+    cols = re.findall(SUM_COL, line[line.index(" PEs ") + 22:])
+    check(len(cols) == 5 and all(len(c) >= 9 for c in cols),
+          f"{name}: row {line!r}: not five columns of width 9")
+    return [c.strip() for c in cols]
+
+
 def check_sum(text, m, st, sysinfo):
     name = "PREFIX.sum"
     blocks = text.split("\nSummary of file I/O bandwidth accumulated on ")
     check(len(blocks) == st.npart + 1, f"{name}: {len(blocks) - 1} summary blocks, expected "
                                        f"{st.npart} (one per partition)")
+    check(blocks[0].endswith("\n\n\n"), f"{name}: the header ends with the date and two blank "
+                                         f"lines in 2.1's layout: {blocks[0][-60:]!r}")
     lmax = m.result["lmax_bytes"]
+    other = "release21" if st.weighted else "weighted"
     for i, blk in enumerate(blocks[1:]):
         n, part = st.parts[i], m.part[i]
         mb = m.result["memory_per_process_mb"]
-        check(blk.startswith(f"{n:3d} processes with {mb} MByte/PE\n"),
-              f"{name}: block {i} heading {blk[:40]!r}")
-        rows = [l.split() for l in blk.split("\n") if re.match(r"^ *\d+ PEs ", l)]
-        check(len(rows) == 3 * 8, f"{name}: block {i}: {len(rows)} table rows, expected 24")
-        k = 0
+        lines = blk.split("\n")
+        check(lines[0] == f"{n:3d} processes with {mb:4d} MByte/PE",
+              f"{name}: block {i} heading {lines[0]!r}")
+        check(lines[1:8] == SUM_HEAD, f"{name}: block {i}: the column headings differ from 2.1's: "
+                                      f"{lines[1:8]}")
+        k = 8
         for a in range(3):
             all_types = a != 1 or st.rewrite
             for pos in list(range(1, 8)) + ["total"]:
-                row = rows[k]
+                line = lines[k]
                 k += 1
                 if pos == "total":
-                    check(row[:3] == [str(n), "PEs", f"total-{ACCESSES[a]}"],
-                          f"{name}: block {i}: total row {row}")
-                    vals = row[3:]
+                    check(SUM_TOTAL.match(line) and line.startswith(f"{n:4d} PEs      total-"
+                                                                    f"{ACCESSES[a]}"),
+                          f"{name}: block {i}: total row {line!r}")
                 else:
-                    chunk = str(pos_chunk(pos, lmax))
-                    check(row[:5] == [str(n), "PEs", str(pos), chunk, ACCESSES[a]],
-                          f"{name}: block {i}: row {row}, expected {n} PEs pos {pos} chunk "
-                          f"{pos_chunk(pos, lmax)} {ACCESSES[a]}")
-                    vals = row[5:]
-                check(len(vals) == 5, f"{name}: block {i}: row {row} has not 5 columns")
+                    head = f"{n:4d} PEs {pos:1d} {pos_chunk(pos, lmax):8d} {ACCESSES[a]:<7s}"
+                    check(SUM_ROW.match(line) and line.startswith(head),
+                          f"{name}: block {i}: row {line!r}, expected {head!r} and five columns")
+                vals = sum_columns(line, name)
                 for t in range(5):
                     if not all_types and t > 0:
                         want = "-"
@@ -676,27 +789,37 @@ def check_sum(text, m, st, sysinfo):
                         want = "-999.999" if rec["errors"] else f"{rec['mbytes_per_sec']:.3f}"
                     check(vals[t] == want, f"{name}: block {i} ({n} PEs) {ACCESSES[a]} pos {pos} "
                                            f"type {t}: {vals[t]}, the JSON says {want}")
+            check(lines[k] == "", f"{name}: block {i}: no blank line after the {ACCESSES[a]} rows")
+            k += 1
         pat2 = ", ".join(f"{m.pat[(i, a, 2)]['mbytes_per_sec']:8.3f} MB/s {ACCESSES[a]}"
                          for a in range(3))
-        check(f"  bw_pat2={pat2}\n" in blk, f"{name}: block {i}: bw_pat2 line, expected {pat2!r}")
+        want = ["This table shows all results, except pattern 2 (scatter, l=1MBytes, L=2MBytes): ",
+                f"  bw_pat2= {pat2}", "", "(For gnuplot:)"]
+        check(lines[k:k + 4] == want, f"{name}: block {i}: {lines[k:k + 4]}, expected {want}")
         for a in range(3):
             w = (f"weighted average bandwidth for {ACCESSES[a]:<7s} : "
                  f"{part['access_mbytes_per_sec'][a]:8.3f} MB/s on {n} processes\n")
             check(w in blk, f"{name}: block {i}: lacks {w!r}")
         amount = sum(m.typ[(i, 2, t)]["bytes"] for t in range(5)) / 1048576.0
-        check(f"Total amount of data written/read with each access method: {amount:.3f} MBytes\n"
-              in blk, f"{name}: block {i}: amount line, expected {amount:.3f} MBytes")
-        w = (f"b_eff_io of these measurements = {part['b_eff_io_mbytes_per_sec']:8.3f} MB/s on "
-             f"{n} processes with {mb} MByte/PE and scheduled time={st.tn / 60:.1f} min")
-        check(w in blk, f"{name}: block {i}: lacks {w!r}")
-        check(f"release 2.1 formula sqrt(WR x RD) = {part['release21_mbytes_per_sec']:8.3f} MB/s"
-              in blk, f"{name}: block {i}: release 2.1 value")
-        verdict = "\nVALID for comparison" if part["valid"] else "\nNOT VALID for comparison"
-        check(verdict in blk and (part["valid"] or "\nVALID for comparison" not in blk),
-              f"{name}: block {i}: expected {verdict.strip()!r}")
-    lines = text.rstrip("\n").split("\n")
-    check(lines[-1] == final_line_re(m, st, sysinfo),
-          f"{name}: last line {lines[-1]!r}\n  expected {final_line_re(m, st, sysinfo)!r}")
+        pct = 100 * amount / (mb * st.np if st.mt is None else st.mt)
+        w = (f"(type=0 is weighted double)\n\nTotal amount of data written/read with each access "
+             f"method: {amount:8.3f} MBytes\n  = {pct:4.1f} percent of the total memory")
+        check(w in blk, f"{name}: block {i}: amount lines, expected {w!r}")
+        w = (f"\n\nb_eff_io of these measurements = {part['b_eff_io_mbytes_per_sec']:8.3f} MB/s on "
+             f"{n} processes with {mb:3d} MByte/PE and scheduled time={st.tn / 60:3.1f} min"
+             + (f", with {part['errors']} ERRORS --!--!--!--" if part["errors"] else "")
+             + f"\n\n{'VALID' if part['valid'] else 'NOT VALID'} for comparison of different "
+             f"systems\n")
+        if not part["valid"]:
+            w += "\n".join(criteria_lines(part, st, False)) + "\n"
+        formula = ("sqrt(WR x RD)" if st.weighted else
+                   "0.25 x write + 0.25 x rewrite + 0.5 x read")
+        w += (f"\nb_eff_io_{other} of these measurements = "
+              f"{part[f'{other}_mbytes_per_sec']:8.3f} MB/s ({formula})\n")
+        check(w in blk, f"{name}: block {i}: lacks\n{w}")
+    tail = ("\nMaximum over all number of PEs\n------------------------------\n\n\n"
+            + final_line_re(m, st, sysinfo) + "\n")
+    check(text.endswith(tail), f"{name}: ends {text[-300:]!r}\n  expected {tail!r}")
 
 
 def check_plot(text, m, st):
@@ -898,10 +1021,14 @@ def check_run(run):
         if name == "PREFIX.prot":
             check("".join(rest).strip() == "", f"{name}: text after the final line: {rest[:3]}")
         else:
-            check(rest[0].startswith("# protocol files: ") and
-                  f"({'kept' if st.keep else 'removed'})" in rest[0] and
-                  "".join(rest[1:]).strip() == "",
-                  f"{name}: after the final line {rest[:3]}")
+            # The result is stdout's last line (as in 2.1); the protocol files are named
+            # before the header.
+            check("".join(rest).strip() == "", f"{name}: text after the final line: {rest[:3]}")
+            check(re.search(r"^# protocol files: \S+\.\{prot,sum,plot,gps\}, written when the "
+                            r"run ends; scratch files in .* \(" +
+                            ("kept" if st.keep else "removed") + r" at the end\)\n\nb_eff_io ",
+                            text, re.M),
+                  f"{name}: no '# protocol files: ...' line before the b_eff_io header")
             check(files["prot"] in text, f"{name}: does not hold PREFIX.prot verbatim")
     check(files["sum"].startswith(files["prot"].split("\n-----+")[0].rstrip("\n")),
           "PREFIX.sum: its header differs from PREFIX.prot's")

@@ -14,8 +14,14 @@ status 77) and runs b_eff_io with -p there:
     (nothing could be written); afterwards the tmpfs holds only the test's file, unchanged,
     and no protocol or temporary file is left (b_eff_io issue: "refuses to start when the run
     would not fit", "always removed ... also on error").
+--mode budget: the run fits, but -T would let the time-driven write loops fill far more than
+    the tmpfs holds. The disk budget must keep room for every later pattern and split the
+    rest by U (issue 25: the first paced pattern took the whole budget, and a type-3 write
+    then hit ENOSPC): exit status 0, no error, the result as stdout's last line, at least one
+    pattern stopped by the budget and more than one pattern repeated, the tmpfs empty
+    afterwards.
 
-Usage: beffio_space_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill --size MB
+Usage: beffio_space_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill|budget --size MB
                              -- ARGS (without -p)
 """
 import argparse
@@ -93,7 +99,25 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
     problems = []
     if status is None:
         return [f"no exit within {opts.timeout} s"]
-    if opts.mode == "refuse":
+    if opts.mode == "budget":
+        lines = out.rstrip("\n").split("\n")
+        if status != 0:
+            problems.append(f"exit status {status}, expected 0")
+        if "error" in err.lower():
+            problems.append("an error on stderr")
+        if not re.match(r" b_eff_io = +[\d.]+ MB/s on \d+ processes", lines[-1]):
+            problems.append(f"the last line is not the result: {lines[-1]!r}")
+        pats = [l for l in out.splitlines() if l.startswith("n=") and " a=0 " in l]
+        stopped = [l for l in pats if l.endswith("(disk budget)")]
+        repeated = [l for l in pats if int(re.search(r" r= *(\d+) ", l).group(1)) > 1]
+        if not stopped:
+            problems.append("no write loop stopped at the disk budget (the test's -T is too "
+                            "short for its tmpfs)")
+        if len(repeated) < 2:
+            problems.append(f"only {len(repeated)} write patterns repeated: the budget went "
+                            f"to one pattern")
+        left = sorted(os.listdir(small))
+    elif opts.mode == "refuse":
         want = re.compile(r"the scratch files need at least [0-9.]+ MB in '" + re.escape(small) +
                           r"' .*but it has [0-9.]+ MB free")
         if status != 2:
@@ -123,7 +147,9 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
             problems.append(f"the test's own file has {size} bytes, {filled} were written")
     if left:
         problems.append(f"left in {small}: {left}")
-    new = sorted(p for p in listing(cwd) - before if not p.startswith("small"))
+    done = {f"b_eff_io.{e}" for e in ("prot", "sum", "plot", "gps")} if opts.mode == "budget" \
+        else set()
+    new = sorted(p for p in listing(cwd) - before if not p.startswith("small") and p not in done)
     if new:
         problems.append(f"new files next to the prefix: {new}")
     return problems
@@ -134,7 +160,7 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--mode", choices=("refuse", "fill"), required=True)
+    ap.add_argument("--mode", choices=("refuse", "fill", "budget"), required=True)
     ap.add_argument("--size", type=int, required=True, help="tmpfs size in MB")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("args", nargs=argparse.REMAINDER)

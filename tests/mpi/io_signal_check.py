@@ -23,7 +23,15 @@ on a file system shared by several nodes), which must go too.
 
 Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
                           [--to mpiexec|rank0] [--prefix P | --glob G] [--user-file F]
-                          [--watch-dir D] [--no-json] [--env K=V ...] -- ARGS
+                          [--watch-dir D] [--no-json] [--env K=V ...]
+                          [--interrupted NAME --interrupted-start TEXT] -- ARGS
+
+--interrupted NAME (b_eff_io): a run that a SIGINT/SIGTERM handler ended leaves its protocol so
+far as NAME (PREFIX.prot.interrupted), beginning with --interrupted-start, and says
+"interrupted" on stderr; the user's file (an earlier PREFIX.prot) stays as it was. With the
+signal straight to rank 0 the handler runs for sure and NAME must exist; through mpiexec the
+launcher may kill rank 0 before its handler ran, so NAME may be missing; after SIGKILL nothing
+can rename it and NAME must not exist.
 """
 import glob
 import re
@@ -101,6 +109,9 @@ def main():
     ap.add_argument("--expect", nargs=2, action="append", default=[], metavar=("GLOB", "REGEX"),
                     help="after the run a file matching GLOB (relative to the run's directory) "
                     "must have a line matching REGEX")
+    ap.add_argument("--interrupted", help="the partial protocol an interrupted run leaves")
+    ap.add_argument("--interrupted-start", default="",
+                    help="the text the partial protocol begins with")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -159,12 +170,30 @@ def main():
         took = time.monotonic() - sent
         settle = time.monotonic() + opts.settle
         time.sleep(0.2)
+        salvaged = None
         while True:
             after, left = listing(watched), janitors(cwd)
+            if opts.interrupted and opts.interrupted in after:
+                salvaged = opts.interrupted
+                after = after - {opts.interrupted}
             if (after == before and not left) or time.monotonic() > settle:
                 break
             time.sleep(0.1)
         problems = []
+        if opts.interrupted:
+            must = opts.to == "rank0" and opts.signal != "KILL"
+            if salvaged:
+                with open(os.path.join(cwd, salvaged)) as f:
+                    text = f.read()
+                if opts.signal == "KILL":
+                    problems.append(f"{salvaged} left after SIGKILL (no handler can run)")
+                if not text.startswith(opts.interrupted_start):
+                    problems.append(f"{salvaged} begins {text[:80]!r}, expected "
+                                    f"{opts.interrupted_start!r}")
+                if "interrupted" not in err or salvaged not in err:
+                    problems.append(f"stderr does not say 'interrupted' and name {salvaged}")
+            elif must:
+                problems.append(f"no {opts.interrupted} after SIG{opts.signal} to rank 0")
         if left:
             problems.append(f"janitor processes {left} still alive {opts.settle} s after the end")
         if after != before:
@@ -194,7 +223,8 @@ def main():
                   f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
             return 1
         print(f"ok: {seen} existed; SIG{opts.signal} to {opts.to} ended the job in {took:.1f} s "
-              f"(status {proc.returncode}); the directory is as it was")
+              f"(status {proc.returncode}); the directory is as it was"
+              + (f" but for {salvaged}" if opts.interrupted and salvaged else ""))
     return 0
 
 

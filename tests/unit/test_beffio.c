@@ -121,6 +121,34 @@ static void test_values(void)
     EXPECT(NEAR(mb_bio_partition_value(100, 200, 400), 275.0));
 }
 
+/* The disk model of the write pass's budget and the space check: types 3 and 4 never write
+ * more than the two extra copies of type 2 plus their fillers, whatever the counts. */
+static void test_disk_model(void)
+{
+    const long long lmax = 2LL << 20;
+    long long least = 2LL << 20;
+    static const long long counts[3][3] = {{1, 1, 1}, {40, 3, 7}, {2, 900, 5}};
+
+    EXPECT_EQ_LL(mb_bio_disk_per_rep(18, lmax), 3 * lmax); /* type 2, L_max */
+    EXPECT_EQ_LL(mb_bio_disk_per_rep(1, lmax), lmax);      /* type 0, L_max */
+    EXPECT_EQ_LL(mb_bio_disk_per_rep(26, lmax), 0);        /* type 3: counted with type 2 */
+    for (int p = 0; p < 25; p++)
+        least += mb_bio_disk_per_rep(p, lmax);
+    EXPECT_EQ_LL(mb_bio_disk_least_from(0, lmax), least);
+    EXPECT_EQ_LL(mb_bio_disk_least_from(25, lmax), 2LL << 20);
+    EXPECT(mb_bio_units_from(0) == 44 && mb_bio_units_from(25) == 0);
+    EXPECT(mb_bio_units_from(1) == 44 && mb_bio_units_from(17) == 10);
+    for (int k = 0; k < 3; k++) {
+        long long rep[MB_BIO_PATTERNS], fill, model = 0, seg34;
+        for (int p = 0; p < MB_BIO_PATTERNS; p++)
+            rep[p] = counts[k][p < 9 ? 0 : p < 17 ? 1 : 2];
+        seg34 = 2 * mb_bio_segments(rep, lmax, &fill);
+        for (int p = 17; p < 25; p++)
+            model += (mb_bio_disk_per_rep(p, lmax) - mb_bio_call(p, lmax, 0)) * rep[p];
+        EXPECT(seg34 <= model + (2LL << 20));
+    }
+}
+
 int main(void)
 {
     test_table();
@@ -128,5 +156,6 @@ int main(void)
     test_partitions();
     test_segments();
     test_values();
+    test_disk_model();
     return unit_report("test_beffio");
 }
