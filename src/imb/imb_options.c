@@ -96,7 +96,8 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
     const char *why;
 
     if (mb_parse_long(entry, LLONG_MIN, LLONG_MAX, &v, &why) != 0)
-        return mb_usage(err, "'%s' is not a message length (a non-negative integer)", entry);
+        return mb_usage(err, "'%s' is not a message length (a non-negative integer): %s", entry,
+                        why);
     if (v < 0)
         return mb_usage(err, "negative message length %lld", v);
     /* Counts are MPI ints (docs/decisions.md, "Lengths above INT_MAX"): larger messages are
@@ -207,10 +208,14 @@ static int parse_map(struct mb_config *cfg, const char *value, struct mb_error *
         return mb_usage(err, "invalid value '%s' for -map: expected PxQ, e.g. 2x7", value);
     memcpy(left, value, (size_t)(x - value));
     left[x - value] = '\0';
-    if (mb_parse_long(left, 1, INT_MAX, &p, &why) != 0 ||
-        mb_parse_long(x + 1, 1, INT_MAX, &q, &why) != 0)
-        return mb_usage(err, "invalid value '%s' for -map: P and Q must be positive integers",
-                        value);
+    if (mb_parse_long(left, 1, INT_MAX, &p, &why) != 0)
+        return mb_usage(err,
+                        "invalid value '%s' for -map: P and Q must be positive integers; P '%s' %s",
+                        value, left, why);
+    if (mb_parse_long(x + 1, 1, INT_MAX, &q, &why) != 0)
+        return mb_usage(err,
+                        "invalid value '%s' for -map: P and Q must be positive integers; Q '%s' %s",
+                        value, x + 1, why);
     settings(cfg)->map_rows = (long)p;
     settings(cfg)->map_cols = (long)q;
     return 0;
