@@ -3,6 +3,7 @@
 #include "imb/imb_options.h"
 
 #include "core/error.h"
+#include "core/info.h"
 #include "core/listfile.h"
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
@@ -436,12 +437,13 @@ static int parse_info(struct mb_config *cfg, const char *value, struct mb_error 
     struct mb_imb_config *c = settings(cfg);
     const char *eq = strchr(value, '=');
     size_t old = c->win_info_len ? c->win_info_len - 1 : 0, add = strlen(value);
+    char why[160];
 
-    if (!eq || eq == value || strchr(value, '\n'))
+    if (!eq || eq == value)
         return mb_usage(err, "invalid value '%s' for --info: expected key=value", value);
-    if ((size_t)(eq - value) >= MPI_MAX_INFO_KEY)
-        return mb_usage(err, "invalid value '%s' for --info: the key is longer than %d characters",
-                        value, MPI_MAX_INFO_KEY - 1);
+    /* Checked here, not left to MPI_Info_set: an empty or too long value aborted the job. */
+    if (mb_info_check(value, (size_t)(eq - value), eq + 1, why, sizeof why) != 0)
+        return mb_usage(err, "invalid value '%s' for --info: %s", value, why);
     c->win_info = mb_xrealloc(c->win_info, old + add + 2);
     memcpy(c->win_info + old, value, add);
     c->win_info[old + add] = '\n';
