@@ -33,6 +33,7 @@ int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir, s
 {
     char dir[4096];
     struct stat st;
+    const int given = *prefix != NULL;
 
     if (!*prefix) {
         *prefix = mb_xmalloc((output_dir ? strlen(output_dir) + 1 : 0) + strlen(name) + 1);
@@ -47,6 +48,11 @@ int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir, s
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
         return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
                         *prefix, dir, errno ? strerror(errno) : "not a directory");
+    /* A prefix is the start of file names, never a file itself; one that names a directory,
+     * a FIFO or a device is a mistake (-f /dev/null would put b_eff's files into /dev). */
+    if (given && stat(*prefix, &st) == 0 && !S_ISREG(st.st_mode))
+        return mb_usage(err, "invalid value '%s' for -f: it is %s, not a file name prefix", *prefix,
+                        mb_userfile_kind(st.st_mode));
     return 0;
 }
 

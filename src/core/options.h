@@ -100,7 +100,8 @@ const char *mb_basename(const char *path);
 
 /* A protocol-file prefix (-f of b_eff and b_eff_io): NULL becomes "name", or "DIR/name" with
  * --output-dir DIR (which the run creates, so it is not checked). A given prefix must name a
- * file (no trailing '/') in an existing, writable directory. Rank 0; 0 or mb_usage(err, ...). */
+ * file (no trailing '/') in an existing, writable directory, and not name a directory, FIFO or
+ * device itself. Rank 0; 0 or mb_usage(err, ...). */
 int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir,
                       struct mb_error *err);
 

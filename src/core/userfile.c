@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *kind_of(mode_t m)
+const char *mb_userfile_kind(mode_t m)
 {
     if (S_ISFIFO(m))
         return "a FIFO";
@@ -104,7 +104,7 @@ static int check_fd(int fd, const char *verb, const char *what, long max_bytes,
         return mb_usage(err, "cannot %s %s'%s': %s", verb, what, u->path, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return mb_usage(err, "cannot %s %s'%s': not a regular file (%s)", verb, what, u->path,
-                        kind_of(st.st_mode));
+                        mb_userfile_kind(st.st_mode));
     if (max_bytes >= 0 && st.st_size > max_bytes)
         return mb_usage(err, "cannot %s %s'%s': %lld bytes, more than the %ld a list may have",
                         verb, what, u->path, (long long)st.st_size, max_bytes);
@@ -166,7 +166,7 @@ static int look(const struct mb_files *files, struct mb_file_use *u, const char 
 
     if (exists && !S_ISREG(st.st_mode))
         return mb_usage(err, "cannot write %s'%s': not a regular file (%s)", what, u->path,
-                        kind_of(st.st_mode));
+                        mb_userfile_kind(st.st_mode));
     identify(u, u->path, exists ? &st : NULL);
     return check_reuse(files, u, "write", what, err);
 }

@@ -70,4 +70,8 @@ void mb_files_remove_created(const struct mb_files *files);
 
 void mb_files_free(struct mb_files *files);
 
+/* What a path that is not a regular file is, for messages: "a FIFO", "a directory", "a
+ * device", "a socket". */
+const char *mb_userfile_kind(mode_t mode);
+
 #endif
