@@ -17,16 +17,16 @@
 struct mb_common_config {
     char *json_path;  /* --json FILE */
     char *output_dir; /* --output-dir DIR */
+    double timeout;   /* --timeout SEC; 0 = no watchdog */
+    int check;        /* --check / -check: validate every received buffer */
+    int selftest;     /* --check-selftest: corrupt sent data to prove --check sees it */
+    int quiet;        /* --quiet: no text on stdout */
+    int dry_run;      /* --dry-run: print the run plan only */
+    int help;
+    int version;
     /* The suite's validation made output_dir itself (the main job takes a fresh name with
      * mkdir): a start refused later removes it again, as one the run's own mkdir made. */
     int output_dir_made;
-    double timeout; /* --timeout SEC; 0 = no watchdog */
-    int check;      /* --check / -check: validate every received buffer */
-    int selftest;   /* --check-selftest: corrupt sent data to prove --check sees it */
-    int quiet;      /* --quiet: no text on stdout */
-    int dry_run;    /* --dry-run: print the run plan only */
-    int help;
-    int version;
 };
 
 struct mb_config {
