@@ -14,6 +14,7 @@
 #include "beffio/beffio.h"
 #include "beffio/beffio_options.h"
 #include "core/error.h"
+#include "core/info.h"
 #include "core/listfile.h"
 
 #include <stdio.h>
@@ -55,7 +56,8 @@ static int one_line(void *user, const char *entry, struct mb_error *err)
     struct mb_bio_hint h;
     char f[4][64];
     int used = 0, found = 0;
-    const char *rest;
+    const char *rest, *key;
+    char reason[160];
 
     memset(&h, 0, sizeof h);
     h.line = ++r->line;
@@ -104,18 +106,18 @@ static int one_line(void *user, const char *entry, struct mb_error *err)
     used = 0;
     if (sscanf(rest, "%*s%n", &used) != 0 || used == 0)
         return mb_usage(err, "a key and a value are missing");
-    if ((size_t)used > MPI_MAX_INFO_KEY)
-        return mb_usage(err, "the key '%.*s' is longer than %d characters", used, rest,
-                        MPI_MAX_INFO_KEY);
-    memcpy(h.key, rest, (size_t)used);
+    key = rest;
     rest += used;
     while (*rest == ' ' || *rest == '\t')
         rest++;
     if (*rest == '\0')
-        return mb_usage(err, "the value of '%s' is missing", h.key);
-    if (strlen(rest) > MPI_MAX_INFO_VAL)
-        return mb_usage(err, "the value of '%s' is longer than %d characters", h.key,
-                        MPI_MAX_INFO_VAL);
+        return mb_usage(err, "the value of '%.*s' is missing", used < 60 ? used : 60, key);
+    /* The check --info uses (core/info.h): what MPI_Info_set would refuse is refused here,
+     * with the file and line, instead of aborting the job. */
+    if (mb_info_check(key, (size_t)used, rest, reason, sizeof reason) != 0)
+        return mb_usage(err, "hint '%.*s%s': %s", used < 60 ? used : 60, key,
+                        used < 60 ? "" : "...", reason);
+    memcpy(h.key, key, (size_t)used);
     strcpy(h.value, rest);
     if (b->n_hints == r->cap) {
         r->cap = r->cap ? 2 * r->cap : 8;

@@ -24,6 +24,9 @@ struct mb_common_config {
     int dry_run;      /* --dry-run: print the run plan only */
     int help;
     int version;
+    /* The suite's validation made output_dir itself (the main job takes a fresh name with
+     * mkdir): a start refused later removes it again, as one the run's own mkdir made. */
+    int output_dir_made;
 };
 
 struct mb_config {

@@ -33,6 +33,7 @@ int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir, s
 {
     char dir[4096];
     struct stat st;
+    const int given = *prefix != NULL;
 
     if (!*prefix) {
         *prefix = mb_xmalloc((output_dir ? strlen(output_dir) + 1 : 0) + strlen(name) + 1);
@@ -47,28 +48,87 @@ int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir, s
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
         return mb_usage(err, "cannot write the protocol files '%s.prot' etc.: directory '%s': %s",
                         *prefix, dir, errno ? strerror(errno) : "not a directory");
+    /* A prefix is the start of file names, never a file itself; one that names a directory,
+     * a FIFO or a device is a mistake (-f /dev/null would put b_eff's files into /dev). */
+    if (given && stat(*prefix, &st) == 0 && !S_ISREG(st.st_mode))
+        return mb_usage(err, "invalid value '%s' for -f: it is %s, not a file name prefix", *prefix,
+                        mb_file_kind(st.st_mode));
     return 0;
+}
+
+/* The one grammar of numbers (docs/adr/strict-numbers.md): what a user types is decimal
+ * only - an optional sign, digits, and for floating-point values a decimal point and a
+ * decimal exponent (1e-3, as IMB users write -time 1e-1). strtoll and strtod alone also take
+ * leading blanks, and strtod hexadecimal floats (0x1p-3), "inf" and "nan": the text is
+ * checked against the grammar first, then converted. */
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static const char *digits(const char *s, int *count)
+{
+    while (is_digit(*s)) {
+        s++;
+        (*count)++;
+    }
+    return s;
+}
+
+static int decimal_integer(const char *s)
+{
+    int n = 0;
+
+    if (*s == '+' || *s == '-')
+        s++;
+    s = digits(s, &n);
+    return n > 0 && *s == '\0';
+}
+
+static int decimal_number(const char *s)
+{
+    int n = 0, e = 0;
+
+    if (*s == '+' || *s == '-')
+        s++;
+    s = digits(s, &n);
+    if (*s == '.')
+        s = digits(s + 1, &n);
+    if (n == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        s = digits(s, &e);
+        if (e == 0)
+            return 0;
+    }
+    return *s == '\0';
+}
+
+/* An empty value, or one of blanks only, is named as such rather than as "not a number". */
+static int blank(const char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    return *text == '\0';
 }
 
 int mb_parse_long(const char *text, long long min, long long max, long long *out, const char **why)
 {
-    char *end = NULL;
     long long v;
 
-    while (isspace((unsigned char)*text))
-        text++;
-    if (*text == '\0') {
+    if (blank(text)) {
         *why = "empty value";
         return -1;
     }
-    errno = 0;
-    v = strtoll(text, &end, 10);
-    while (end && isspace((unsigned char)*end))
-        end++;
-    if (end == text || *end != '\0') {
+    if (!decimal_integer(text)) {
         *why = "not an integer";
         return -1;
     }
+    errno = 0;
+    v = strtoll(text, NULL, 10);
     if (errno == ERANGE || v > max) {
         *why = "out of range";
         return -1;
@@ -88,23 +148,18 @@ int mb_parse_long(const char *text, long long min, long long max, long long *out
 
 int mb_parse_double(const char *text, double min, double max, double *out, const char **why)
 {
-    char *end = NULL;
     double v;
 
-    while (isspace((unsigned char)*text))
-        text++;
-    if (*text == '\0') {
+    if (blank(text)) {
         *why = "empty value";
         return -1;
     }
-    errno = 0;
-    v = strtod(text, &end);
-    while (end && isspace((unsigned char)*end))
-        end++;
-    if (end == text || *end != '\0') {
+    if (!decimal_number(text)) {
         *why = "not a number";
         return -1;
     }
+    errno = 0;
+    v = strtod(text, NULL);
     if (errno == ERANGE || !isfinite(v) || v > max) {
         *why = "out of range";
         return -1;

@@ -85,9 +85,13 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out);
 void mb_option_value(const struct mb_option *opt, const struct mb_config *cfg, char *buf,
                      size_t len);
 
-/* Strict number parsing shared by the table and by custom parsers and list files:
- * the whole text must be a number (no trailing garbage), within [min, max]. Return 0 or -1
- * with a short reason ("not an integer", "out of range") in *why. */
+/* The one number parser of every suite and tool (docs/adr/strict-numbers.md), used by the
+ * table, by custom parsers (-iter, -map, -N, allred's positionals, compare --threshold) and
+ * by list files: the whole text must be a decimal number - an optional sign and digits; for
+ * doubles also a decimal point and a decimal exponent (1e-3) - with no blank, no hexadecimal,
+ * no inf or nan and nothing after it, within [min, max]. Return 0 or -1 with the reason in
+ * *why, worded the same everywhere: "empty value", "not an integer", "not a number", "out of
+ * range", "must be positive", "must not be negative". */
 int mb_parse_long(const char *text, long long min, long long max, long long *out, const char **why);
 int mb_parse_double(const char *text, double min, double max, double *out, const char **why);
 
@@ -96,7 +100,8 @@ const char *mb_basename(const char *path);
 
 /* A protocol-file prefix (-f of b_eff and b_eff_io): NULL becomes "name", or "DIR/name" with
  * --output-dir DIR (which the run creates, so it is not checked). A given prefix must name a
- * file (no trailing '/') in an existing, writable directory. Rank 0; 0 or mb_usage(err, ...). */
+ * file (no trailing '/') in an existing, writable directory, and not name a directory, FIFO or
+ * device itself. Rank 0; 0 or mb_usage(err, ...). */
 int mb_prefix_resolve(char **prefix, const char *name, const char *output_dir,
                       struct mb_error *err);
 

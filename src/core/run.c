@@ -148,7 +148,7 @@ static int outputs_make_dir(struct outputs *o, const struct mb_config *cfg, stru
     memset(o, 0, sizeof *o);
     if (!dir)
         return 0;
-    if (mkdir(dir, 0777) == 0)
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && cfg->common.output_dir_made))
         o->made_dir = 1;
     else if (errno != EEXIST)
         return mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS, setsid, _Fork */
 #include "core/scratch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -393,6 +394,55 @@ static int registry_full(struct mb_error *err)
                         "more than %d scratch files in one process: the cleanup registry is full "
                         "(MB_SCRATCH_MAX in src/core/scratch.h)",
                         MB_SCRATCH_MAX);
+}
+
+/* What mb_scratch_create would say of the existing path (lstat: a symbolic link is not
+ * followed): 0 when force takes it over, else the refusal, worded for the up-front check. */
+static int existing_entry(const char *path, int force, const char *elsewhere, struct mb_error *err)
+{
+    struct stat st;
+
+    if (!force)
+        return mb_usage(err,
+                        "'%s' exists and would be overwritten by the scratch files; remove it, "
+                        "choose %s, or give --force",
+                        path, elsewhere);
+    if (lstat(path, &st) != 0)
+        return 0; /* gone since readdir: the creation decides */
+    if (!S_ISREG(st.st_mode))
+        return mb_usage(err,
+                        "'%s' exists and is not a regular file: --force takes over only files, "
+                        "not %s; remove it or choose %s",
+                        path, kind_of(st.st_mode), elsewhere);
+    if (st.st_nlink > 1)
+        return mb_usage(err,
+                        "'%s' exists and has %lu hard links: --force would change the other "
+                        "names too; remove it or choose %s",
+                        path, (unsigned long)st.st_nlink, elsewhere);
+    return 0;
+}
+
+int mb_scratch_check_existing(const char *dir, const char *dir_option, mb_scratch_name_fn ours,
+                              const void *user, int force, const char *elsewhere,
+                              struct mb_error *err)
+{
+    const int here = strcmp(dir, ".") == 0;
+    const char *sep = here || dir[strlen(dir) - 1] == '/' ? "" : "/";
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int rc = 0;
+
+    if (!d)
+        return mb_usage(err, "invalid value '%s' for %s: %s", dir, dir_option, strerror(errno));
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[MB_SCRATCH_PATH_MAX];
+        if (!ours(e->d_name, user))
+            continue;
+        snprintf(path, sizeof path, "%s%s%s", here ? "" : dir, sep, e->d_name);
+        rc = existing_entry(path, force, elsewhere, err);
+    }
+    closedir(d);
+    return rc;
 }
 
 int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err)

@@ -53,6 +53,17 @@ int mb_scratch_dir_check(const char *dir, const char *option, struct mb_error *e
 int mb_scratch_path(char *out, size_t cap, const char *dir, const char *base, int group, int rank,
                     struct mb_error *err);
 
+/* The up-front check of both I/O suites (IMB-IO --dir/--file, b_eff_io -p), on rank 0 before
+ * any output: every entry of dir whose name ours(name, user) says this run would create is
+ * refused (MB_ERR_USAGE, naming it and what to do: "choose <elsewhere>") - without force
+ * always; with force when mb_scratch_create would refuse to take it over: anything but a
+ * regular file (a symbolic link, a FIFO, a directory, a device), or a file with other hard
+ * links. The run then stops before its header, instead of failing at its first file. */
+typedef int (*mb_scratch_name_fn)(const char *name, const void *user);
+int mb_scratch_check_existing(const char *dir, const char *dir_option, mb_scratch_name_fn ours,
+                              const void *user, int force, const char *elsewhere,
+                              struct mb_error *err);
+
 /* ---- creation and the cleanup registry ---------------------------------------------------
  * Not thread-safe: one thread of the process creates and removes. */
 

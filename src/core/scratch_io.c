@@ -2,6 +2,7 @@
  * messages in plain words, hint files, and the file system a directory is on. */
 #include "core/scratch.h"
 
+#include "core/info.h"
 #include "core/listfile.h"
 #include "core/window.h"
 
@@ -195,6 +196,7 @@ static int add_hint(void *user, const char *entry, struct mb_error *err)
     size_t klen = strcspn(entry, " \t=");
     const char *value = entry + klen;
     size_t vlen, need;
+    char why[160];
 
     value += strspn(value, " \t");
     if (*value == '=')
@@ -206,16 +208,10 @@ static int add_hint(void *user, const char *entry, struct mb_error *err)
     if (vlen == 0)
         return mb_usage(err, "hint '%.*s' has no value (expected 'key value' or 'key=value')",
                         (int)(klen < 100 ? klen : 100), entry);
-    if (klen >= MPI_MAX_INFO_KEY)
-        return mb_usage(err,
-                        "hint key '%.*s...' is %zu characters long; this MPI library "
-                        "accepts at most %d",
-                        40, entry, klen, MPI_MAX_INFO_KEY - 1);
-    if (vlen >= MPI_MAX_INFO_VAL)
-        return mb_usage(err,
-                        "value of hint '%.*s' is %zu characters long; this MPI library "
-                        "accepts at most %d",
-                        (int)(klen < 100 ? klen : 100), entry, vlen, MPI_MAX_INFO_VAL - 1);
+    /* The check of every MPI_Info entry the user gives (core/info.h). */
+    if (mb_info_check(entry, klen, value, why, sizeof why) != 0)
+        return mb_usage(err, "hint '%.*s%s': %s", (int)(klen < 60 ? klen : 60), entry,
+                        klen < 60 ? "" : "...", why);
     need = h->len + klen + vlen + 3;
     if (need > h->cap) {
         h->cap = need * 2;

@@ -10,7 +10,6 @@
 #include "imb/imb_plan.h"
 #include "imb/imb_settings.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -103,38 +102,17 @@ static int check_name(const char *dir, const char *base, int nprocs, struct mb_e
     return mb_scratch_pathf(path, sizeof path, err, dir, "%s_g%d_%d", base, nprocs, nprocs);
 }
 
-/* No name this run could create may exist in dir - unless --force, which takes over regular
- * files only: a FIFO or directory of a scratch name would fail the run at its first file. */
-static int check_existing(const char *dir, const char *base, const struct name_forms *u, int nprocs,
-                          int force, struct mb_error *err)
-{
-    const int here = strcmp(dir, ".") == 0;
-    const char *sep = here || dir[strlen(dir) - 1] == '/' ? "" : "/";
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
+/* The names is_ours matches, for the scratch layer's directory check. */
+struct ours {
+    const char *base;
+    const struct name_forms *u;
+    int nprocs;
+};
 
-    if (!d)
-        return mb_usage(err, "invalid value '%s' for --dir: %s", dir, strerror(errno));
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[MB_SCRATCH_PATH_MAX];
-        struct stat st;
-        if (!is_ours(e->d_name, base, u, nprocs))
-            continue;
-        snprintf(path, sizeof path, "%s%s%s", here ? "" : dir, sep, e->d_name);
-        if (!force)
-            rc = mb_usage(err,
-                          "'%s' exists and would be overwritten by the scratch files; remove "
-                          "it, choose another --dir or --file, or give --force",
-                          path);
-        else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-            rc = mb_usage(err,
-                          "'%s' exists and is not a regular file: --force takes over only "
-                          "files; remove it or choose another --dir or --file",
-                          path);
-    }
-    closedir(d);
-    return rc;
+static int ours(const char *name, const void *user)
+{
+    const struct ours *o = user;
+    return is_ours(name, o->base, o->u, o->nprocs);
 }
 
 int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
@@ -148,7 +126,13 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
     rc = mb_scratch_dir_check(dir, "--dir", err);
     if (rc == 0)
         rc = check_name(dir, base, cfg->nprocs, err);
-    if (rc == 0)
-        rc = check_existing(dir, base, &u, cfg->nprocs, c->io_force, err);
+    /* No name this run could create may exist in dir - unless --force, which takes over
+     * regular files only: a FIFO or directory of a scratch name would fail the run at its
+     * first file. */
+    if (rc == 0) {
+        const struct ours o = {base, &u, cfg->nprocs};
+        rc = mb_scratch_check_existing(dir, "--dir", ours, &o, c->io_force,
+                                       "another --dir or --file", err);
+    }
     return rc;
 }

@@ -3,6 +3,7 @@
 #include "imb/imb_options.h"
 
 #include "core/error.h"
+#include "core/info.h"
 #include "core/listfile.h"
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
@@ -96,7 +97,8 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
     const char *why;
 
     if (mb_parse_long(entry, LLONG_MIN, LLONG_MAX, &v, &why) != 0)
-        return mb_usage(err, "'%s' is not a message length (a non-negative integer)", entry);
+        return mb_usage(err, "'%s' is not a message length (a non-negative integer): %s", entry,
+                        why);
     if (v < 0)
         return mb_usage(err, "negative message length %lld", v);
     /* Counts are MPI ints (docs/decisions.md, "Lengths above INT_MAX"): larger messages are
@@ -207,10 +209,14 @@ static int parse_map(struct mb_config *cfg, const char *value, struct mb_error *
         return mb_usage(err, "invalid value '%s' for -map: expected PxQ, e.g. 2x7", value);
     memcpy(left, value, (size_t)(x - value));
     left[x - value] = '\0';
-    if (mb_parse_long(left, 1, INT_MAX, &p, &why) != 0 ||
-        mb_parse_long(x + 1, 1, INT_MAX, &q, &why) != 0)
-        return mb_usage(err, "invalid value '%s' for -map: P and Q must be positive integers",
-                        value);
+    if (mb_parse_long(left, 1, INT_MAX, &p, &why) != 0)
+        return mb_usage(err,
+                        "invalid value '%s' for -map: P and Q must be positive integers; P '%s' %s",
+                        value, left, why);
+    if (mb_parse_long(x + 1, 1, INT_MAX, &q, &why) != 0)
+        return mb_usage(err,
+                        "invalid value '%s' for -map: P and Q must be positive integers; Q '%s' %s",
+                        value, x + 1, why);
     settings(cfg)->map_rows = (long)p;
     settings(cfg)->map_cols = (long)q;
     return 0;
@@ -431,12 +437,13 @@ static int parse_info(struct mb_config *cfg, const char *value, struct mb_error 
     struct mb_imb_config *c = settings(cfg);
     const char *eq = strchr(value, '=');
     size_t old = c->win_info_len ? c->win_info_len - 1 : 0, add = strlen(value);
+    char why[160];
 
-    if (!eq || eq == value || strchr(value, '\n'))
+    if (!eq || eq == value)
         return mb_usage(err, "invalid value '%s' for --info: expected key=value", value);
-    if ((size_t)(eq - value) >= MPI_MAX_INFO_KEY)
-        return mb_usage(err, "invalid value '%s' for --info: the key is longer than %d characters",
-                        value, MPI_MAX_INFO_KEY - 1);
+    /* Checked here, not left to MPI_Info_set: an empty or too long value aborted the job. */
+    if (mb_info_check(value, (size_t)(eq - value), eq + 1, why, sizeof why) != 0)
+        return mb_usage(err, "invalid value '%s' for --info: %s", value, why);
     c->win_info = mb_xrealloc(c->win_info, old + add + 2);
     memcpy(c->win_info + old, value, add);
     c->win_info[old + add] = '\n';

@@ -74,39 +74,64 @@ static int exists(const char *path)
     return lstat(path, &st) == 0 || errno != ENOENT;
 }
 
+/* Creates dir unless dry; 0 made (or free, when dry), 1 taken (it exists), -1 another error. */
+static int take(const char *dir, int dry)
+{
+    if (dry)
+        return exists(dir) ? 1 : 0;
+    if (mkdir(dir, 0777) == 0)
+        return 0;
+    return errno == EEXIST ? 1 : -1;
+}
+
 /* The output directory is never reused: when DIR exists, DIR-YYYYmmdd-HHMMSS (then -2, -3,
- * ...) is taken instead - the run's results never mix with an earlier run's. */
+ * ...) is taken instead - the run's results never mix with an earlier run's. Each name is
+ * taken with mkdir, so that two runs started in the same second never share one (an
+ * existing name, EEXIST, moves on to the next). A --output-dir that exists as anything but
+ * a directory (a file, a FIFO, /dev/full) is refused: a stamped name next to it would put
+ * the results beside the user's file, or into /dev. With --dry-run nothing is created. */
 static int pick_output_dir(struct mb_config *cfg, char *out, struct mb_error *err)
 {
-    const char *base = cfg->common.output_dir ? cfg->common.output_dir : "mpibench-results";
+    const char *given = cfg->common.output_dir;
+    const char *base = given ? given : "mpibench-results";
+    const int dry = cfg->common.dry_run;
     char *dir = mb_xmalloc(strlen(base) + 40), stamp[32];
     const time_t now = time(NULL);
+    struct stat st;
     struct tm tm;
+    size_t len;
+    int rc;
 
     strcpy(dir, base);
     while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
         dir[strlen(dir) - 1] = '\0';
-    localtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    if (exists(dir)) {
-        const size_t len = strlen(dir);
-        for (int k = 1; k < 1000; k++) {
-            if (k == 1)
-                sprintf(dir + len, "-%s", stamp);
-            else
-                sprintf(dir + len, "-%s-%d", stamp, k);
-            if (!exists(dir))
-                break;
-        }
-        if (exists(dir)) {
-            free(dir);
-            return mb_usage(err, "cannot find an unused name for --output-dir '%s'", base);
-        }
-    }
-    if (strlen(dir) + 64 >= MB_JOB_PATH) {
+    len = strlen(dir);
+    if (len + 40 + 64 >= MB_JOB_PATH) {
         free(dir);
         return mb_usage(err, "invalid value '%s' for --output-dir: too long", base);
     }
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    rc = take(dir, dry);
+    if (rc == 1 && given && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        free(dir);
+        return mb_usage(err, "cannot create --output-dir '%s': it exists and is not a directory",
+                        base);
+    }
+    for (int k = 1; rc == 1 && k < 1000; k++) {
+        if (k == 1)
+            sprintf(dir + len, "-%s", stamp);
+        else
+            sprintf(dir + len, "-%s-%d", stamp, k);
+        rc = take(dir, dry);
+    }
+    if (rc != 0) {
+        rc = rc == 1 ? mb_usage(err, "cannot find an unused name for --output-dir '%s'", base)
+                     : mb_usage(err, "cannot create --output-dir '%s': %s", dir, strerror(errno));
+        free(dir);
+        return rc;
+    }
+    cfg->common.output_dir_made = !dry;
     strcpy(out, dir);
     free(dir);
     return 0;
@@ -126,6 +151,9 @@ static int job_validate(struct mb_config *cfg, const struct mb_provenance *prov,
     j->mode = j->quick ? MB_JOB_QUICK : j->full ? MB_JOB_FULL : MB_JOB_DEFAULT;
     if (cfg->common.timeout <= 0)
         cfg->common.timeout = j->mode == MB_JOB_FULL ? 600 : 120;
+    /* Every check that can refuse the run comes before the output directory is made. */
+    if (j->io_dir && strlen(j->io_dir) + 64 + 64 >= sizeof j->scratch)
+        return mb_usage(err, "invalid value '%s' for --io-dir: too long", j->io_dir);
     if (pick_output_dir(cfg, j->dir, err) != 0)
         return MB_EXIT_USAGE;
     /* The run's own outputs (run.txt, results.jsonl) go there too - except for --dry-run,
@@ -144,8 +172,6 @@ static int job_validate(struct mb_config *cfg, const struct mb_provenance *prov,
                  (long)getpid());
     else
         snprintf(j->scratch, sizeof j->scratch, "%s/io-scratch", j->dir);
-    if (strlen(j->scratch) + 64 >= sizeof j->scratch)
-        return mb_usage(err, "invalid value '%s' for --io-dir: too long", j->io_dir);
     return 0;
 }
 

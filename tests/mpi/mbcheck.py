@@ -111,7 +111,7 @@ def file_spec(spec):
 
 def create_files(cwd, specs):
     """Create each NAME=CONTENT spec in cwd ("\\n" in CONTENT = newline; NAME/ = a directory,
-    NAME| = a FIFO)."""
+    NAME| = a FIFO, NAME@=TARGET = a symbolic link to TARGET)."""
     for spec in specs:
         name, content = file_spec(spec)
         path = os.path.join(cwd, name)
@@ -119,6 +119,8 @@ def create_files(cwd, specs):
             os.makedirs(path)
         elif name.endswith("|"):
             os.mkfifo(path[:-1])
+        elif name.endswith("@"):
+            os.symlink(content, path[:-1])
         else:
             with open(path, "w") as f:
                 f.write(content)

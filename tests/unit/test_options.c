@@ -60,7 +60,17 @@ int main(void)
 
     /* Strict numbers. */
     EXPECT(mb_parse_long("42", 1, 100, &v, &why) == 0 && v == 42);
-    EXPECT(mb_parse_long(" 7 ", 1, 100, &v, &why) == 0 && v == 7);
+    EXPECT(mb_parse_long("+7", 1, 100, &v, &why) == 0 && v == 7);
+    EXPECT(mb_parse_long("007", 1, 100, &v, &why) == 0 && v == 7);
+    /* Decimal only: no blanks around it, no hexadecimal, no exponent. */
+    EXPECT(mb_parse_long(" 7", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("7 ", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("7\n", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("0x10", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("1e2", 1, 1000, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("-", -5, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("+-1", -5, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
+    EXPECT(mb_parse_long("  ", 1, 100, &v, &why) != 0 && strcmp(why, "empty value") == 0);
     EXPECT(mb_parse_long("4x", 1, 100, &v, &why) != 0 && strcmp(why, "not an integer") == 0);
     EXPECT(mb_parse_long("", 1, 100, &v, &why) != 0 && strcmp(why, "empty value") == 0);
     EXPECT(mb_parse_long("0", 1, 100, &v, &why) != 0 && strcmp(why, "must be positive") == 0);
@@ -72,6 +82,21 @@ int main(void)
     EXPECT(mb_parse_double("inf", 0, 1e9, &d, &why) != 0);
     EXPECT(mb_parse_double("1e3", 0, 1e9, &d, &why) == 0 && d == 1000);
     EXPECT(mb_parse_double("0", 1e-6, 10, &d, &why) != 0 && strcmp(why, "must be positive") == 0);
+    EXPECT(mb_parse_double("1e-1", 0, 10, &d, &why) == 0 && d == 0.1);
+    EXPECT(mb_parse_double(".5", 0, 10, &d, &why) == 0 && d == 0.5);
+    EXPECT(mb_parse_double("5.", 0, 10, &d, &why) == 0 && d == 5);
+    EXPECT(mb_parse_double("-2.5E+1", -100, 10, &d, &why) == 0 && d == -25);
+    /* No hexadecimal floats, inf or nan, blanks or a dangling exponent. */
+    EXPECT(mb_parse_double("0x1p-3", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("0xa", 0, 100, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("nan", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("-inf", -1e9, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("infinity", 0, 1e9, &d, &why) != 0);
+    EXPECT(mb_parse_double(" 1.5", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("1.5 ", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("1e", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double(".", 0, 10, &d, &why) != 0 && strcmp(why, "not a number") == 0);
+    EXPECT(mb_parse_double("1e400", 0, 1e300, &d, &why) != 0 && strcmp(why, "out of range") == 0);
 
     /* The guide's 5.1.2 examples parse. */
     EXPECT(PARSE(&cfg, &err, "-multi", "0", "PingPong", "Barrier", "-map", "2x7") == 0);

@@ -2,6 +2,7 @@
  * did not create, removal by identity, keep mode, the registry's capacity, the cleanup on
  * SIGTERM, SIGINT, mb_die and the --timeout watchdog (in forked children, before MPI_Init),
  * hint files, the file-system description, and the MPI-IO open (after MPI_Init). */
+#include "core/info.h"
 #include "core/scratch.h"
 #include "core/watchdog.h"
 #include "unit.h"
@@ -528,7 +529,8 @@ static void test_hints(void)
     snprintf(text + MPI_MAX_INFO_KEY, sizeof text - MPI_MAX_INFO_KEY, " 1\n");
     put(at("hints"), text);
     EXPECT_EQ_LL(mb_scratch_hints_read(at("hints"), &lines, &err), MB_EXIT_USAGE);
-    EXPECT_STR_CONTAINS(err.msg, ":1: hint key 'kkkk");
+    EXPECT_STR_CONTAINS(err.msg, ":1: hint 'kkkk");
+    EXPECT_STR_CONTAINS(err.msg, "the key is longer than");
 
     err = (struct mb_error){0};
     put(at("hints"), "# nothing but a comment\n");
@@ -616,6 +618,48 @@ static void test_mpi_io(void)
     unlink(at("hints"));
 }
 
+/* MPI_Info entries (core/info.h): what the check accepts, this MPI library's MPI_Info_set
+ * accepts too - the longest key and value included - and one character more is refused by
+ * the check (Open MPI refuses it too: the off-by-one that aborted b_eff_io -i). */
+static void test_info_limits(void)
+{
+    const size_t kmax = mb_info_key_max(), vmax = mb_info_value_max();
+    char *key = malloc(kmax + 2), *value = malloc(vmax + 2), why[160];
+    MPI_Info info;
+
+    memset(key, 'k', kmax + 1);
+    key[kmax + 1] = '\0';
+    memset(value, 'v', vmax + 1);
+    value[vmax + 1] = '\0';
+    EXPECT_EQ_LL(mb_info_check(key, kmax, value + 1, why, sizeof why), 0);
+    EXPECT(mb_info_check(key, kmax + 1, "1", why, sizeof why) != 0);
+    EXPECT_STR_CONTAINS(why, "the key is longer than");
+    EXPECT(mb_info_check("k", 1, value, why, sizeof why) != 0);
+    EXPECT_STR_CONTAINS(why, "the value is longer than");
+    MPI_Info_create(&info);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    key[kmax] = '\0';
+    EXPECT_EQ_LL(MPI_Info_set(info, key, value + 1), MPI_SUCCESS);
+    MPI_Info_free(&info);
+    free(key);
+    free(value);
+
+    EXPECT(mb_info_check("k", 1, "", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the value is empty") == 0);
+    EXPECT(mb_info_check("k", 1, "  ", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the value is blank") == 0);
+    EXPECT(mb_info_check("", 0, "v", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the key is empty") == 0);
+    EXPECT(mb_info_check("a b", 3, "v", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the key contains a blank") == 0);
+    EXPECT(mb_info_check("k", 1, "a\x1b[31m", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the value contains a control character") == 0);
+    EXPECT(mb_info_check("k\t", 2, "v", why, sizeof why) != 0);
+    EXPECT(strcmp(why, "the key contains a control character") == 0);
+    EXPECT_EQ_LL(mb_info_check("cb_config_list=", 14, "*:1 two words", why, sizeof why), 0);
+}
+
 /* The test directory holds only files and empty directories by now. */
 static void remove_dir(void)
 {
@@ -654,6 +698,7 @@ int main(int argc, char **argv)
     test_directory();  /* forks too */
     MPI_Init(&argc, &argv);
     test_mpi_io();
+    test_info_limits();
     MPI_Finalize();
     EXPECT_EQ_LL(mb_scratch_count(), 0);
     remove_dir();
