@@ -34,8 +34,8 @@ static int setup(const struct mb_ctx *ctx, const struct mb_config *cfg, struct m
     r->lmax = mb_bio_lmax(b->memory_mb);
     if (ctx->rank == 0) {
         struct mb_fs_info fs;
-        /* An interrupted run leaves its protocol so far as PREFIX.prot.interrupted (issue 25:
-         * as 2.1's .prot, written as the run goes, but never over an earlier run's). */
+        /* An interrupted run leaves its protocol so far as PREFIX.prot.interrupted (as 2.1's
+         * .prot, written as the run goes, but never over an earlier run's or any other file). */
         if (mb_protofiles_open(pr, cfg->files, b->prefix, ext, NFILES, &err) == 0 &&
             mb_protofiles_salvage(pr, PROT, cfg->prog, &err) == 0) {
             r->prot.f[0] = pr->f[PROT];

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The length of the last component of path. */
@@ -17,8 +18,18 @@ static size_t name_length(const char *path)
 int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err)
 {
     char to[MB_SCRATCH_PATH_MAX], note[MB_SCRATCH_PATH_MAX + 256];
+    struct stat st;
     int rc = mb_scratch_pathf(to, sizeof to, err, NULL, "%s.interrupted", p->final[k]);
 
+    /* The first free name of NAME.interrupted, NAME.interrupted.2, ...: an earlier run's
+     * salvaged protocol is the user's file now. */
+    for (int n = 2; rc == 0 && lstat(to, &st) == 0; n++)
+        rc = n > 1000
+                 ? mb_usage(err,
+                            "cannot keep an interrupted protocol: '%s.interrupted' "
+                            "and 999 numbered names after it exist",
+                            p->final[k])
+                 : mb_scratch_pathf(to, sizeof to, err, NULL, "%s.interrupted.%d", p->final[k], n);
     if (rc == 0 && name_length(to) > NAME_MAX)
         rc = mb_usage(err, "cannot keep an interrupted protocol as '%s': its name is too long", to);
     if (rc != 0)

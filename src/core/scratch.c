@@ -820,9 +820,16 @@ static void salvage(void)
     if (!r || (k = atomic_exchange(&r->salvage_slot, 0) - 1) < 0 ||
         atomic_load(&r->slot[k].state) != SLOT_LIVE)
         return;
-    if (lstat(r->path[k], &st) != 0 || st.st_dev != r->slot[k].dev || st.st_ino != r->slot[k].ino ||
-        rename(r->path[k], r->salvage_to) != 0)
+    if (lstat(r->path[k], &st) != 0 || st.st_dev != r->slot[k].dev || st.st_ino != r->slot[k].ino)
         return;
+    /* link + unlink, not rename: rename would replace a file that appeared at the salvage
+     * name since it was chosen (a user's file is never overwritten). Where the file system
+     * has no hard links, rename - once the name is seen to be free. */
+    if (link(r->path[k], r->salvage_to) == 0)
+        unlink(r->path[k]);
+    else if (errno == EEXIST || lstat(r->salvage_to, &st) == 0 || errno != ENOENT ||
+             rename(r->path[k], r->salvage_to) != 0)
+        return; /* not kept: the cleanup removes it */
     atomic_store(&r->slot[k].state, SLOT_FREE);
     if (write(STDERR_FILENO, r->salvage_note, r->salvage_note_len) < 0)
         return; /* nothing else to do about a closed stderr */

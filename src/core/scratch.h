@@ -160,13 +160,14 @@ void mb_scratch_cleanup(void);
  * fails there is no janitor and the other paths still clean up. */
 void mb_scratch_janitor_start(void);
 
-/* An interrupted run's partial output (b_eff_io's protocol, issue 25): on SIGINT or SIGTERM the
- * handlers below rename the registered file path to `to` instead of removing it, and write
- * note to stderr. Only those two handlers do: mb_die, the watchdog, the janitor (after a
- * SIGKILL) and a normal end still remove it. One such file per process; a later call replaces
- * the earlier, clear ends it (before the file is renamed into place). An existing `to` is
- * replaced. Returns 0, or MB_ERR_USAGE/MB_ERR_RUNTIME with err set (names too long, path not
- * registered). */
+/* An interrupted run's partial output (b_eff_io's protocol): on SIGINT or SIGTERM the handlers
+ * below move the registered file path to `to` instead of removing it, and write note to
+ * stderr. Only those two handlers do: mb_die, the watchdog, the janitor (after a SIGKILL) and a
+ * normal end still remove it. One such file per process; a later call replaces the earlier,
+ * clear ends it (before the file is renamed into place). An existing `to` is never replaced:
+ * the move is a hard link and an unlink, and where `to` has appeared since it was chosen the
+ * file is removed as on any other exit path. Returns 0, or MB_ERR_USAGE/MB_ERR_RUNTIME with err
+ * set (names too long, path not registered). */
 int mb_scratch_salvage(const char *path, const char *to, const char *note, struct mb_error *err);
 void mb_scratch_salvage_clear(void);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check `mpibench plot` and `mpibench compare` on hostile or careless input (issue 26).
+"""Check `mpibench plot` and `mpibench compare` on hostile or careless input.
 
 The tools run without mpirun. Each case runs in an empty directory and asserts the exit
 status, the message and what is left on disk:

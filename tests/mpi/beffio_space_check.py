@@ -16,7 +16,7 @@ status 77) and runs b_eff_io with -p there:
     would not fit", "always removed ... also on error").
 --mode budget: the run fits, but -T would let the time-driven write loops fill far more than
     the tmpfs holds. The disk budget must keep room for every later pattern and split the
-    rest by U (issue 25: the first paced pattern took the whole budget, and a type-3 write
+    rest by U (before: the first paced pattern took the whole budget, and a type-3 write
     then hit ENOSPC): exit status 0, no error, the result as stdout's last line, at least one
     pattern stopped by the budget and more than one pattern repeated, the tmpfs empty
     afterwards.

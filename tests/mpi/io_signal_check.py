@@ -95,8 +95,9 @@ def main():
     ap.add_argument("--settle", type=float, default=5,
                     help="seconds the janitors get after the job ended")
     ap.add_argument("--prefix", default="IMB_out", help="scratch file names start with this")
-    ap.add_argument("--user-file", default="notes.txt",
-                    help="the user's file that must survive (b_eff: an earlier run's protocol)")
+    ap.add_argument("--user-file", action="append",
+                    help="a user's file that must survive (b_eff: an earlier run's protocol); "
+                    "repeatable (default notes.txt)")
     ap.add_argument("--files", type=int, default=1, help="wait until this many scratch files exist")
     ap.add_argument("--wait", type=float, default=60, help="seconds to wait for a scratch file")
     ap.add_argument("--limit", type=float, default=30, help="seconds the job may take to end")
@@ -116,9 +117,10 @@ def main():
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
     with tempfile.TemporaryDirectory(prefix="mb-io-sig-") as cwd:
-        mine = os.path.join(cwd, opts.user_file)
-        with open(mine, "w") as f:
-            f.write("the user's file\n")
+        user_files = opts.user_file or ["notes.txt"]
+        for name in user_files:
+            with open(os.path.join(cwd, name), "w") as f:
+                f.write("the user's file\n")
         # The run's JSON (created empty first, so that it belongs to "before"): whole records
         # up to the cut.
         if not opts.no_json:
@@ -139,7 +141,7 @@ def main():
                 seen = glob.glob(opts.glob, root_dir=cwd)
             else:
                 seen = [n for n in os.listdir(cwd)
-                        if n.startswith(opts.prefix) and n != opts.user_file]
+                        if n.startswith(opts.prefix) and n not in user_files]
             if len(seen) >= opts.files:
                 break
             time.sleep(0.05)
@@ -199,9 +201,10 @@ def main():
         if after != before:
             problems.append(f"directory not as before: left {sorted(after - before)}, "
                             f"missing {sorted(before - after)}")
-        with open(mine) as f:
-            if f.read() != "the user's file\n":
-                problems.append("the user's file was changed")
+        for name in user_files:
+            with open(os.path.join(cwd, name)) as f:
+                if f.read() != "the user's file\n":
+                    problems.append(f"the user's file {name} was changed")
         if not opts.no_json:
             problems += jsonl_cut_problems(os.path.join(cwd, "run.jsonl"))[0]
         for pattern, regex in opts.expect:
