@@ -46,6 +46,16 @@ struct mb_imb_config {
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
      * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/decisions.md). */
     int warm_up_each;
+    /* -time_rule program|guide: how -time chooses repetitions (enum mb_imb_time_rule; 0 = IMB
+     * 3.1's program; docs/adr/program-time-repetitions.md). */
+    int time_rule;
+    /* -prime on: untimed samples at the block's largest length after the warm-up, mpibench's own
+     * addition (off: IMB 3.1; docs/adr/prime.md). */
+    int prime;
+    /* -order guide: a default IMB-MPI1 run follows the guide's list 3.2 instead of IMB 3.1's
+     * program (docs/adr/program-mpi1-order.md). */
+    int guide_order;
+    int guide_order_filled; /* validation selected every benchmark in that order */
 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)

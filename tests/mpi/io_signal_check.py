@@ -19,6 +19,7 @@ Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
 """
 import argparse
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -150,7 +151,7 @@ def main():
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:
             problems.append("mpiexec exited 0 although rank 0 was killed")
-        if "# All processes entering MPI_Finalize" in out:
+        if re.search(r"^# mpibench: \d+ rows", out, re.M):
             problems.append("the run finished although it was interrupted")
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
