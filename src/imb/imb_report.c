@@ -144,9 +144,9 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
          * fewer repetitions than the minimum (imb_settings.h). */
         if (mb_result_few_reps(r))
             mb_printf(out,
-                      "# !! %ld repetitions: fewer than %ld under -time; this row's time is "
+                      "# !! %ld repetition%s: fewer than %ld under -time; this row's time is "
                       "uncertain\n",
-                      r->reps, r->reps_min);
+                      r->reps, r->reps == 1 ? "" : "s", r->reps_min);
     }
     mb_flush(out);
 }

@@ -273,7 +273,7 @@ def split_fields(line, ncols):
 
 # A comment line under a row whose repetitions -time cut below the minimum.
 WARNING = "# !! "
-FEW_REPS = re.compile(r"^# !! (\d+) repetitions: fewer than (\d+) under -time; this row's time is "
+FEW_REPS = re.compile(r"^# !! (\d+) repetitions?: fewer than (\d+) under -time; this row's time is "
                       r"uncertain$")
 
 
