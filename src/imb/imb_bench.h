@@ -151,6 +151,8 @@ struct mb_imb_family {
  * theirs by index (a pointer would differ between processes). */
 enum { MB_IMB_FAMILY_MPI1, MB_IMB_FAMILY_EXT, MB_IMB_FAMILY_IO, MB_IMB_N_FAMILIES };
 extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io;
+/* IMB-MPI1's benchmarks in the guide's list order (3.2), NULL-terminated (-order guide). */
+extern const char *const mb_imb_mpi1_guide_order[];
 extern const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES];
 
 /* Table index of a benchmark name in a family (case-insensitive), or -1. */

@@ -49,6 +49,16 @@ struct mb_imb_config {
     /* IMB-EXT -win_disp: where the transfers of one sample go in the window and the origin
      * buffer (docs/adr/program-ext-displacement.md). */
     int win_disp;
+    /* -time_rule program|guide: how -time chooses repetitions (enum mb_imb_time_rule; 0 = IMB
+     * 3.1's program; docs/adr/program-time-repetitions.md). */
+    int time_rule;
+    /* -prime on: untimed samples at the block's largest length after the warm-up, mpibench's own
+     * addition (off: IMB 3.1; docs/adr/prime.md). */
+    int prime;
+    /* -order guide: a default IMB-MPI1 run follows the guide's list 3.2 instead of IMB 3.1's
+     * program (docs/adr/program-mpi1-order.md). */
+    int guide_order;
+    int guide_order_filled; /* validation selected every benchmark in that order */
 };
 
 /* -win_disp values. ZERO: every transfer at displacement 0, or rotating through the off-cache

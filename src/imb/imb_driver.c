@@ -16,23 +16,12 @@
 #include "imb/imb_groups.h"
 #include "imb/imb_report.h"
 #include "imb/imb_settings.h"
+#include "imb/imb_time_rule.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-long mb_imb_reps_for_time(long n_max, double limit, double per_rep)
-{
-    double n;
-
-    if (per_rep <= 0)
-        return n_max;
-    n = floor(limit / per_rep);
-    if (n < 1)
-        return 1;
-    return n > (double)n_max ? n_max : (long)n;
-}
 
 /* Layout by class and Multi mode, as IMB_output.c chooses it: single transfers show t and
  * throughput, except with -multi 0 where they show the range over all groups. */
@@ -202,24 +191,57 @@ void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
     c->t_cpu_usec = (mb_now() - t0) * 1e6;
 }
 
-/* -time (guide 5.1.2.6): time 1, 2, 4, ... repetitions until the probe has used a small
- * fraction of the limit, then take as many repetitions as fit the limit. The maximum over all
- * active processes decides, so every group uses the same count. */
-static long probe_reps(struct block_run *r, long n_max)
+/* -time, step 1 (IMB 3.1 IMB_mem_manager.c: "first, run 1 iteration only"): the time of one
+ * sample, which sizes the preparatory run. IMB takes one sample; on a loaded node a preempted one
+ * (milliseconds for a sub-microsecond transfer) shrank the preparatory run to a few samples,
+ * which one more preemption then made the row's estimate. Here up to FIRST_TRIES single
+ * samples, the shortest counting, until some process has one below the time that gives the
+ * full preparatory run (the processes agree; IMB takes the largest count over processes). */
+static double first_sample(struct block_run *r)
 {
-    const double limit = mb_imb_cfg(r->cfg)->time_limit;
-    long k = 1;
-    double t;
+    const double fast = MB_IMB_TIME_PREP_SECS / MB_IMB_TIME_PREP_MAX;
+    double best = HUGE_VAL;
 
-    for (;;) {
-        MB_MPI(MPI_Barrier(r->g.group));
-        t = timed_loop(r, k, 0) * (double)k;
-        MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, r->g.active));
-        if (k >= n_max || t >= limit * MB_IMB_TIME_PROBE_FRACTION)
+    for (int i = 0; i < MB_IMB_TIME_FIRST_TRIES; i++) {
+        const double t = timed_loop(r, 1, MB_IMB_N_BARR);
+        int done;
+        if (t < best)
+            best = t;
+        done = best < fast;
+        MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &done, 1, MPI_INT, MPI_MAX, r->g.active));
+        if (done)
             break;
-        k = (k > n_max / 2) ? n_max : 2 * k;
     }
-    return mb_imb_reps_for_time(n_max, limit, t / (double)k);
+    return best;
+}
+
+/* -time (guide 5.1.2.6; IMB 3.1 IMB_mem_manager.c): the first sample, then a preparatory run of
+ * about one second (the processes agree on the longest), then the policy's count for length k
+ * from that run's time per sample. The preparatory run is timed in MB_IMB_TIME_BATCHES batches,
+ * the fastest batch counting, so that preempted batches do not decide (on a loaded node with 5
+ * processes per core, 3 of 5 batches took 50-100 ms per sample, and the median then left 2
+ * repetitions for a 5 us transfer); every loop is timed as
+ * the row is (N_BARR barriers first, the block's mode). Rank 0 of the active processes decides
+ * (IMB 3.1 broadcasts it), so every group uses the same count; counts[k] records it. */
+static long time_reps(struct block_run *r, long n_rule, const long long *lens, long *counts,
+                      size_t k)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    long n = mb_imb_time_prep_reps(n_rule, first_sample(r));
+    double per_rep[MB_IMB_TIME_BATCHES];
+    size_t nb;
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_LONG, MPI_MAX, r->g.active));
+    nb = n < MB_IMB_TIME_BATCHES ? (size_t)n : MB_IMB_TIME_BATCHES;
+    for (size_t b = 0; b < nb; b++) {
+        const long m = n / (long)nb + ((long)b < n % (long)nb);
+        per_rep[b] = timed_loop(r, m, b == 0 ? MB_IMB_N_BARR : 0);
+    }
+    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, c->time_limit,
+                         mb_stats_of(per_rep, nb).min, lens, counts, k);
+    MB_MPI(MPI_Bcast(&n, 1, MPI_LONG, 0, r->g.active));
+    counts[k] = n;
+    return n;
 }
 
 /* Check mode (guide 7.2): one more, untimed sample with freshly patterned send buffers and
@@ -271,8 +293,8 @@ static void emit(const struct block_run *r, const struct mb_result *row, struct 
 
 /* Gathers (time, defects) of every active process and, on rank 0, makes the row(s):
  * -multi 1 one per group, otherwise one over all groups (guide 6 "Multi case numbers"). */
-static void report(struct block_run *r, long long x, long reps, double t_usec, double t_ovrl,
-                   long long defects, struct mb_imb_tally *tally)
+static void report(struct block_run *r, long long x, long reps, long reps_min, double t_usec,
+                   double t_ovrl, long long defects, struct mb_imb_tally *tally)
 {
     const int q = r->g.q, per_row = (r->blk.multi == 1) ? q : q * r->g.ngroups;
     double mine[3] = {t_usec, t_ovrl, (double)defects};
@@ -289,6 +311,7 @@ static void report(struct block_run *r, long long x, long reps, double t_usec, d
                                 .group = r->blk.multi == 1 ? first / q : -1,
                                 .bytes = r->b->sizeless ? -1 : x,
                                 .reps = reps,
+                                .reps_min = reps_min,
                                 .defects = r->blk.check ? 0 : -1,
                                 .status = MB_ROW_OK};
         struct mb_stats st;
@@ -343,15 +366,22 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
     }
 }
 
-static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally)
+/* Length lens[k]: its repetitions (the -iter rule, or the -time policy with the counts of the
+ * block's earlier lengths), the timed loop(s), the check, the row. */
+static void measure(struct block_run *r, const long long *lens, long *counts, size_t k,
+                    struct mb_imb_tally *tally)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
-    long n = mb_imb_reps_of(r->b, r->mode, x, c);
+    const long long x = lens[k];
+    const long n_rule = mb_imb_reps_of(r->b, r->mode, x, c);
+    long n = n_rule, n_min = 0;
     long long defects = -1;
     double t, t_ovrl = 0;
 
-    if (c->time_limit > 0)
-        n = probe_reps(r, n);
+    if (c->time_limit > 0) {
+        n = time_reps(r, n_rule, lens, counts, k);
+        n_min = mb_imb_time_min_reps(n_rule);
+    }
     if (c->warm_up_each) {
         /* -warm_up on: Intel IMB's rule, untimed (docs/decisions.md). */
         long w = n / MB_IMB_WARMUP_DIVISOR;
@@ -369,7 +399,7 @@ static void measure(struct block_run *r, long long x, struct mb_imb_tally *tally
     }
     if (r->cfg->common.check)
         defects = check_once(r, r->b->reset ? 0 : n - 1);
-    report(r, x, n, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
+    report(r, x, n, n_min, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
 }
 
 /* Over the lengths the block runs (a length skipped for -mem or the int range never
@@ -443,7 +473,8 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
     return ok;
 }
 
-/* Buffer warm-up: untimed samples at the block's largest runnable length, so that every
+/* -prime on (not in IMB 3.1; off by default, docs/adr/prime.md). Buffer warm-up: untimed
+ * samples at the block's largest runnable length, so that every
  * process has received into every buffer slot once before any timed loop. The first kernel
  * copy into pages that no copy has written yet is slow (Linux cross-memory attach, which Open
  * MPI's and MPICH's shared-memory transports use above a few KB: 5-7 ms for the first 4 MiB
@@ -507,6 +538,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     const long long warm_x = b->sizeless ? 0 : r->f->warm_x;
     long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
     size_t nlen = mb_imb_lengths(b, c, lens);
+    long *counts = mb_xcalloc(nlen ? nlen : 1, sizeof *counts); /* -time: 0 = not run */
     char *sregion, *rregion;
     size_t sbytes, rbytes;
     struct mb_imb_demand warm;
@@ -561,7 +593,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
          * 4 bytes leaves it no room (then only 0-byte lengths run). */
         set_length(r, warm_x);
         (void)timed_loop(r, r->f->warmups, 0);
-        prime(r, lens, nlen);
+        if (c->prime)
+            prime(r, lens, nlen);
     }
     for (size_t k = 0; k < nlen; k++) {
         snprintf(r->label, sizeof r->label, "%s %s%s%s on %d processes, %lld bytes", r->f->name,
@@ -573,7 +606,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         else if (!ok || !mb_imb_runnable(&r->d, c))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
-            measure(r, lens[k], tally);
+            measure(r, lens, counts, k, tally);
     }
     teardown(r, ok);
     if (r->a.info != MPI_INFO_NULL)
@@ -583,6 +616,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     free(r->a.displs);
     mb_buf_free(sregion, sbytes);
     mb_buf_free(rregion, rbytes);
+    free(counts);
     free(lens);
 }
 

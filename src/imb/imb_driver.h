@@ -4,6 +4,7 @@
 
 #include "core/suite.h"
 #include "imb/imb_plan.h"
+#include "imb/imb_time_rule.h" /* the repetition policy under -time */
 
 struct mb_imb_tally {
     long long rows;
@@ -15,10 +16,6 @@ struct mb_imb_tally {
 void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       const struct mb_imb_plan *plan, const struct mb_imb_item *item,
                       struct mb_imb_tally *tally);
-
-/* Repetitions that fit a -time limit, given the measured time per repetition (guide
- * 5.1.2.6): the largest count <= n_max whose run takes at most limit seconds; at least 1. */
-long mb_imb_reps_for_time(long n_max, double limit, double per_rep);
 
 /* CPU_Exploit calibration (guide 4.2.5.1, IMB's initialize step): the undisturbed Mflop/s
  * rate and the repetition count that takes about target_secs, and that call's time. Local. */

@@ -8,6 +8,7 @@
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
 #include "imb/imb_settings.h"
+#include "imb/imb_time_rule.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -267,6 +268,30 @@ static void show_time(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "no limit");
 }
 
+/* -time_rule: IMB 3.1's program (the default) or the guide's words (5.1.2.6); the header says
+ * which rule ran (docs/adr/program-time-repetitions.md). */
+static int parse_time_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "program") == 0)
+        settings(cfg)->time_rule = MB_IMB_TIME_PROGRAM;
+    else if (strcmp(value, "guide") == 0)
+        settings(cfg)->time_rule = MB_IMB_TIME_GUIDE;
+    else
+        return mb_usage(err, "invalid value '%s' for -time_rule: expected program or guide", value);
+    return 0;
+}
+
+static void show_time_rule(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    const char *how = c->time_rule == MB_IMB_TIME_GUIDE
+                          ? "guide (the most repetitions that fit the limit, each length on its "
+                            "own)"
+                          : "program (1 + limit/t after a ~1 s preparatory run, never more than "
+                            "a shorter length; IMB 3.1)";
+    snprintf(buf, len, "%s%s", how, c->time_limit > 0 ? "" : " - not used without -time");
+}
+
 static void show_mem(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%.3f GB per process%s", (double)mb_imb_cfg(cfg)->mem_cap / MB_GB,
@@ -340,6 +365,14 @@ static const struct mb_option imb_options[] = {
      .metavar = "<max_runtime per sample>",
      .help = "run at most about this many seconds per message length",
      .show = show_time},
+    {.name = "-time_rule",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(time_rule),
+     .metavar = "program|guide",
+     .help = "how -time picks repetitions: program = IMB 3.1's (default), guide = the most "
+             "that fit",
+     .parse = parse_time_rule,
+     .show = show_time_rule},
     {.name = "-mem",
      .kind = MB_OPT_DOUBLE,
      .offset = IMB(mem_gb),
@@ -417,6 +450,27 @@ static void show_warm_up(const struct mb_config *cfg, char *buf, size_t len)
                  : "off (4 bytes once per benchmark, IMB 3.1)");
 }
 
+/* -prime on|off: mpibench's own untimed samples at each block's largest length (not in IMB
+ * 3.1, which is the default: off; docs/adr/prime.md). */
+static int parse_prime(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "on") == 0 || strcmp(value, "1") == 0)
+        settings(cfg)->prime = 1;
+    else if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0)
+        settings(cfg)->prime = 0;
+    else
+        return mb_usage(err, "invalid value '%s' for -prime: expected on or off", value);
+    return 0;
+}
+
+static void show_prime(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->prime
+                 ? "on (untimed samples at each benchmark's largest length after the warm-up)"
+                 : "off (no samples beyond the warm-up, IMB 3.1)");
+}
+
 static const struct mb_option warm_up_options[] = {
     {.name = "-warm_up",
      .kind = MB_OPT_CUSTOM,
@@ -426,9 +480,56 @@ static const struct mb_option warm_up_options[] = {
              "(default off: IMB 3.1)",
      .parse = parse_warm_up,
      .show = show_warm_up},
+    {.name = "-prime",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(prime),
+     .metavar = "on|off",
+     .help = "on: before timing, untimed samples at the largest length, to touch every buffer "
+             "(default off: IMB 3.1)",
+     .parse = parse_prime,
+     .show = show_prime},
 };
 static const struct mb_option_set warm_up_set = {
     warm_up_options, sizeof warm_up_options / sizeof warm_up_options[0], 0};
+
+/* ---- IMB-MPI1: -order program|guide ----------------------------------------------------- */
+
+/* A default run (no names given) runs the benchmarks in IMB 3.1's program order
+ * (IMB_bnames_mpi1.h: the reductions fifth, Bcast 16th); -order guide runs the guide's list
+ * (3.2: Bcast fifth). Names given on the command line run in the order given, as in IMB. */
+static int parse_order(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "program") == 0)
+        settings(cfg)->guide_order = 0;
+    else if (strcmp(value, "guide") == 0)
+        settings(cfg)->guide_order = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for -order: expected program or guide", value);
+    return 0;
+}
+
+static void show_order(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    snprintf(buf, len, "%s%s",
+             c->guide_order ? "guide (Bcast fifth, reductions after Alltoallv)"
+                            : "program (reductions fifth, Bcast 16th; IMB 3.1)",
+             c->n_selected > 0 && !c->guide_order_filled ? " - names given: in the order given"
+                                                         : "");
+}
+
+static const struct mb_option order_options[] = {
+    {.name = "-order",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(guide_order),
+     .metavar = "program|guide",
+     .help = "order of a run of all benchmarks: program = IMB 3.1's (default), guide = the "
+             "guide's list",
+     .parse = parse_order,
+     .show = show_order},
+};
+static const struct mb_option_set order_set = {order_options,
+                                               sizeof order_options / sizeof order_options[0], 0};
 
 /* ---- IMB-EXT: --info key=value (guide 5.2.3.3, User_Set_Info) ------------------------- */
 
@@ -605,7 +706,7 @@ static void io_defaults(void *block)
 const struct mb_settings_type mb_imb_mpi1_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = mpi1_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &resolved_set}};
+    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &resolved_set}};
 const struct mb_settings_type mb_imb_ext_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = ext_defaults,
@@ -668,6 +769,13 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
         c->cache_line = c->off_cache_line > 0 ? (unsigned long long)c->off_cache_line : line;
         if (c->cache_bytes == 0)
             return mb_usage(err, "-off_cache %g: cache size below one byte", c->off_cache_mb);
+    }
+    if (c->guide_order && c->n_selected == 0) {
+        /* A default run in the guide's order: the names selected in that order. */
+        for (size_t i = 0; mb_imb_mpi1_guide_order[i]; i++)
+            if (select_name(cfg, mb_imb_mpi1_guide_order[i], err) != 0)
+                return 2;
+        c->guide_order_filled = 1;
     }
     if (c->family == MB_IMB_FAMILY_IO) {
         int rc = mb_imb_io_validate(cfg, err);

@@ -140,6 +140,13 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         if (b->check)
             mb_printf(out, "%*lld", COL, r->defects);
         mb_printf(out, "\n");
+        /* A comment line, which IMB-format parsers skip, under a row that -time left with
+         * fewer repetitions than the minimum (imb_settings.h). */
+        if (mb_result_few_reps(r))
+            mb_printf(out,
+                      "# !! %ld repetition%s: fewer than %ld under -time; this row's time is "
+                      "uncertain\n",
+                      r->reps, r->reps == 1 ? "" : "s", r->reps_min);
     }
     mb_flush(out);
 }
@@ -186,6 +193,10 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
     mb_jobj_str(&o, "status", mb_row_status_name(r->status));
     if (r->status == MB_ROW_OK) {
         mb_jobj_int(&o, "repetitions", r->reps);
+        if (mb_result_few_reps(r)) {
+            mb_jobj_bool(&o, "few_repetitions", 1);
+            mb_jobj_int(&o, "repetitions_minimum", r->reps_min);
+        }
         mb_jobj_num(&o, "t_min_usec", r->t_min);
         mb_jobj_num(&o, "t_max_usec", r->t_max);
         mb_jobj_num(&o, "t_avg_usec", r->t_avg);

@@ -42,6 +42,7 @@ struct mb_result {
     int group;                  /* the group of a -multi 1 row; -1 = all groups together */
     long long bytes;            /* message length X; -1 for Barrier */
     long reps;                  /* repetitions actually timed */
+    long reps_min;              /* -time: fewer repetitions draw a warning; 0 = no -time */
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
     /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the
@@ -55,6 +56,12 @@ struct mb_result {
 static inline const char *mb_row_status_name(enum mb_row_status s)
 {
     return s == MB_ROW_OK ? "ok" : s == MB_ROW_SKIP_MEMORY ? "skipped-memory" : "skipped-int";
+}
+
+/* -time left the row with fewer repetitions than its minimum: the printers add a warning. */
+static inline int mb_result_few_reps(const struct mb_result *r)
+{
+    return r->status == MB_ROW_OK && r->reps < r->reps_min;
 }
 
 #endif

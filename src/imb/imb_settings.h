@@ -32,9 +32,19 @@
 /* TARGET_CPU_SECS (settings_io.h, 5.2.8.3): CPU_Exploit time per non-blocking transfer. */
 #define MB_IMB_TARGET_CPU_SECS 0.1
 
-/* -time: the preparatory run that estimates the repetition count stops doubling once it has
- * used this fraction of the time limit (guide 5.1.2.6 only says "~1 second overhead"). */
-#define MB_IMB_TIME_PROBE_FRACTION 0.01
+/* -time (guide 5.1.2.6: preparatory runs of "~1 second overhead"; IMB 3.1 IMB_mem_manager.c):
+ * after one repetition, a preparatory run of about PREP_SECS seconds, at most PREP_MAX
+ * repetitions. A row below MIN_REPS repetitions (or below the -iter rule's count, if that is
+ * smaller) is printed with a warning: 10 is the fewest IMB 3.1's standard settings give an
+ * IMB-MPI1 row (OVERALL_VOL 40 MB over 4 MB). */
+#define MB_IMB_TIME_PREP_SECS 1.0
+#define MB_IMB_TIME_PREP_MAX  1000
+#define MB_IMB_TIME_MIN_REPS  10
+/* Robustness on a loaded node (docs/adr/program-time-repetitions.md): the first sample is the
+ * shortest of up to FIRST_TRIES, and the preparatory run's time per sample that of the fastest
+ * of BATCHES batches, so that preempted samples or batches do not set a row's count. */
+#define MB_IMB_TIME_FIRST_TRIES 3
+#define MB_IMB_TIME_BATCHES     5
 
 /* Default -mem cap: this fraction of the node's memory per process (guide 5.1.2.7 leaves the
  * default to IMB_mem_info.h; see docs/decisions.md). */

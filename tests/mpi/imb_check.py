@@ -23,26 +23,31 @@ from mbcheck import fail  # noqa: E402
 
 COL = 13
 
-# name: (class, element size, single transfer, throughput factor)
+# name: (class, element size, single transfer, throughput factor), in the IMB 3.1 program's
+# order (IMB_bnames_mpi1.h), the order of a default run.
 BENCH = {
     "PingPong": ("single", 1, True, 1),
     "PingPing": ("single", 1, True, 1),
     "Sendrecv": ("parallel", 1, False, 2),
     "Exchange": ("parallel", 1, False, 4),
-    "Bcast": ("collective", 1, False, 0),
-    "Allgather": ("collective", 1, False, 0),
-    "Allgatherv": ("collective", 1, False, 0),
-    "Scatter": ("collective", 1, False, 0),
-    "Scatterv": ("collective", 1, False, 0),
-    "Gather": ("collective", 1, False, 0),
-    "Gatherv": ("collective", 1, False, 0),
-    "Alltoall": ("collective", 1, False, 0),
-    "Alltoallv": ("collective", 1, False, 0),
+    "Allreduce": ("collective", 4, False, 0),
     "Reduce": ("collective", 4, False, 0),
     "Reduce_scatter": ("collective", 4, False, 0),
-    "Allreduce": ("collective", 4, False, 0),
+    "Allgather": ("collective", 1, False, 0),
+    "Allgatherv": ("collective", 1, False, 0),
+    "Gather": ("collective", 1, False, 0),
+    "Gatherv": ("collective", 1, False, 0),
+    "Scatter": ("collective", 1, False, 0),
+    "Scatterv": ("collective", 1, False, 0),
+    "Alltoall": ("collective", 1, False, 0),
+    "Alltoallv": ("collective", 1, False, 0),
+    "Bcast": ("collective", 1, False, 0),
     "Barrier": ("sync", 1, False, 0),
 }
+# The guide's list 3.2: a default run's order with -order guide.
+GUIDE_ORDER = ["PingPong", "PingPing", "Sendrecv", "Exchange", "Bcast", "Allgather", "Allgatherv",
+               "Scatter", "Scatterv", "Gather", "Gatherv", "Alltoall", "Alltoallv", "Reduce",
+               "Reduce_scatter", "Allreduce", "Barrier"]
 
 
 class Family:
@@ -75,7 +80,7 @@ class Family:
         return ["aggregate"] if name in self.aggregate_only else [None]
 
 
-MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part")  # dict order = guide 3.2 = default run order
+MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part")  # dict order = IMB 3.1's = default run order
 
 HEADS = {
     "time_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
@@ -140,7 +145,8 @@ class Invocation:
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
-                   "--dir", "--file", "--cpu-secs", "-warm_up", "-win_disp"}
+                   "--dir", "--file", "--cpu-secs", "-warm_up", "-win_disp", "-prime",
+                   "-time_rule", "-order"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
@@ -156,6 +162,7 @@ class Invocation:
         self.selftest = False
         self.json = None
         self.output_dir = None
+        self.guide_order = False
         names = []
         i = 0
         while i < len(args):
@@ -188,6 +195,8 @@ class Invocation:
                     self.json = os.path.join(cwd, v)
                 elif a == "--output-dir":
                     self.output_dir = os.path.join(cwd, v)
+                elif a == "-order":
+                    self.guide_order = v == "guide"
                 continue
             if a in ("-check", "--check"):
                 self.check = True
@@ -204,7 +213,8 @@ class Invocation:
             if (canon, multi) not in self.selected:
                 self.selected.append((canon, multi))
         if not self.selected:
-            self.selected = [(b, False) for b in fam.order]
+            order = GUIDE_ORDER if self.guide_order and fam.name == "IMB-MPI1" else fam.order
+            self.selected = [(b, False) for b in order]
         self.order = map_order(nprocs, self.rows, self.cols)
         jsonl = fam.name + ".jsonl"
         if suite == "run":
@@ -268,6 +278,17 @@ def split_fields(line, ncols):
     return [f.strip() for f in fields]
 
 
+# A comment line under a row whose repetitions -time cut below the minimum.
+WARNING = "# !! "
+FEW_REPS = re.compile(r"^# !! (\d+) repetitions?: fewer than (\d+) under -time; this row's time is "
+                      r"uncertain$")
+
+
+def time_min_reps(want_reps):
+    """The fewest repetitions a -time row should have: the rule's count, at most 10."""
+    return min(want_reps, 10)
+
+
 def parse_text(text):
     lines = text.split("\n")
     blocks, skips, i = [], [], 0
@@ -296,9 +317,13 @@ def parse_text(text):
                 blk["mode"] = m.group(1).lower()
                 i += 3
             blk["head"] = lines[i]
+            blk["warnings"] = {}  # row index -> the "# !!" line under it (-time, few repetitions)
             i += 1
-            while i < len(lines) and not lines[i].startswith("#"):
-                if lines[i].strip():
+            while i < len(lines) and (not lines[i].startswith("#") or
+                                      (lines[i].startswith(WARNING) and blk["rows"])):
+                if lines[i].startswith(WARNING):
+                    blk["warnings"][len(blk["rows"]) - 1] = lines[i]
+                elif lines[i].strip():
                     blk["rows"].append(lines[i])
                 i += 1
             blocks.append(blk)
@@ -428,7 +453,19 @@ def check_blocks(inv, blocks, skips, opts):
                 fail(f"{shown}: {x} bytes with {reps} repetitions, expected {want_reps}")
             if inv.time_limit is not None and not 1 <= reps <= want_reps:
                 fail(f"{shown}: {reps} repetitions under -time, expected 1..{want_reps}")
-            rec.update(status="ok", reps=reps, text=f)
+            # The warning line under the row exactly when -time left too few repetitions.
+            warning = blk["warnings"].get(k)
+            few = inv.time_limit is not None and reps < time_min_reps(want_reps)
+            if few:
+                m = FEW_REPS.match(warning or "")
+                if not m or (int(m.group(1)), int(m.group(2))) != (reps, time_min_reps(want_reps)):
+                    fail(f"{shown}: {x} bytes with {reps} repetitions under -time: warning line "
+                         f"{warning!r}, expected one naming {reps} and "
+                         f"{time_min_reps(want_reps)}")
+            elif warning is not None:
+                fail(f"{shown}: unexpected warning {warning!r} under {line!r}")
+            rec.update(status="ok", reps=reps, text=f, few=few,
+                       reps_min=time_min_reps(want_reps) if few else None)
             nums = [float(v) for v in f[1:]]
             if any(not math.isfinite(v) or v < 0 for v in nums):
                 fail(f"{shown}: non-finite or negative value in {line!r}")
@@ -476,6 +513,10 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
             continue
         if r["repetitions"] != t["reps"]:
             fail(f"JSON repetitions {r['repetitions']} vs text {t['reps']}")
+        if r.get("few_repetitions", False) != t["few"] or \
+                r.get("repetitions_minimum") != t["reps_min"]:
+            fail(f"JSON few_repetitions/repetitions_minimum {r.get('few_repetitions')}/"
+                 f"{r.get('repetitions_minimum')} vs the text's warning: {t['line']!r}")
         for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_cpu", "overlap"):
             if key + "_text" not in t:
                 continue
@@ -491,13 +532,25 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
         fail(f"JSON summary {summary} vs {len(rows)} rows, exit status {status}")
 
 
+# The run reached its end: mpibench's footer line. IMB 3.1 prints nothing after its tables; the
+# "# All processes entering MPI_Finalize" line is Intel IMB 2018's and must not appear.
+FOOTER = re.compile(r"^# mpibench: \d+ rows", re.M)
+IMB2018_TRAILER = "# All processes entering MPI_Finalize"
+
+
+def finished(text):
+    return FOOTER.search(text) is not None
+
+
 def check_run(run, fam=MPI1):
     opts = run.opts
     inv = Invocation(run.args, opts.np, run.cwd, opts.prefix_args.strip(), fam)
     if inv.json:
         run.allow(inv.json)
     blocks, skips = parse_text(run.stdout)
-    if not (opts.status in (0, 1) and "# All processes entering MPI_Finalize" in run.stdout):
+    if IMB2018_TRAILER in run.stdout:
+        fail(f"{IMB2018_TRAILER!r} printed: that line is Intel IMB 2018's, not IMB 3.1's")
+    if not (opts.status in (0, 1) and finished(run.stdout)):
         return f"exit status {run.returncode}, {run.elapsed:.1f} s"
     for required in ("# Calling sequence was:", "# List of Benchmarks to run:",
                      "# mpibench ", "# MPI library ", "# Effective settings:",

@@ -116,7 +116,7 @@ def check_files(run):
 
 def check_run(run):
     check_files(run)
-    if not (run.opts.status in (0, 1) and "# All processes entering MPI_Finalize" in run.stdout):
+    if not (run.opts.status in (0, 1) and imb_check.finished(run.stdout)):
         return f"exit status {run.returncode}, files as they were, {run.elapsed:.1f} s"
     inv = imb_check.Invocation(run.args, run.opts.np, run.cwd, run.opts.prefix_args.strip(), IO)
     check_header(run, inv)

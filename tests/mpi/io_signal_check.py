@@ -37,6 +37,7 @@ import glob
 import re
 import argparse
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -219,7 +220,7 @@ def main():
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:
             problems.append("mpiexec exited 0 although rank 0 was killed")
-        if "# All processes entering MPI_Finalize" in out:
+        if re.search(r"^# mpibench: \d+ rows", out, re.M):
             problems.append("the run finished although it was interrupted")
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"

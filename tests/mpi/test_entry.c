@@ -51,7 +51,8 @@ int main(int argc, char **argv)
             expect(strstr(text, "# Benchmarking PingPong ") != NULL, "PingPong block", rank);
             expect(strstr(text, "# Benchmarking Barrier ") != NULL, "Barrier block", rank);
             expect(strstr(text, "      4194304           10") != NULL, "4 MB row, 10 reps", rank);
-            expect(strstr(text, "# All processes entering MPI_Finalize") != NULL, "footer", rank);
+            expect(strstr(text, "\n# mpibench: ") != NULL, "footer", rank);
+            expect(strstr(text, "entering MPI_Finalize") == NULL, "no IMB 2018 trailer", rank);
         } else {
             expect(text[0] == '\0', "only rank 0 prints", rank);
         }
