@@ -140,7 +140,7 @@ class Invocation:
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
-                   "--dir", "--file", "--cpu-secs", "-warm_up", "-win_disp"}
+                   "--dir", "--file", "--cpu-secs", "-warm_up", "-win_disp", "-win_scope"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
