@@ -39,12 +39,14 @@ struct mb_imb_args {
     int count;               /* X in elements */
     char *sbuf, *rbuf;       /* first buffer of the rotation */
     size_t sregion, rregion; /* bytes allocated behind sbuf and rbuf (the block's largest) */
+    size_t sused, rused;     /* bytes of those regions this length's layout uses */
     struct mb_slots slots;
     int *counts, *displs; /* per-rank counts and displacements, in elements */
     size_t second;        /* Exchange: offset of the second receive buffer */
     int check;            /* check mode: buffers are laid out so that every byte can be checked */
     MPI_Comm parent;      /* all processes of all groups (windows of Multi mode) */
-    MPI_Win win;          /* the block's window (setup hook), or MPI_WIN_NULL */
+    MPI_Win win;          /* the window (setup and open_length hooks), or MPI_WIN_NULL */
+    long long win_bytes;  /* MPI_WIN_SIZE of win as the library reports it; -1 without one */
     MPI_Info info;        /* info for windows (--info), or MPI_INFO_NULL */
     MPI_File fh;          /* the block's file (setup hook), or MPI_FILE_NULL */
     void *state;          /* what the setup hook keeps for its teardown */
@@ -97,6 +99,11 @@ struct mb_imb_bench {
      * length of a block (a window over the block's buffers, a file). */
     void (*setup)(struct mb_imb_args *a);
     void (*teardown)(struct mb_imb_args *a);
+    /* Optional, collective over the group, never timed: before the first and after the last
+     * timed loop of each message length that runs (IMB-EXT's window of the length's buffers,
+     * a->sused / a->rused bytes, as IMB 3.1 creates and frees it for every length). */
+    void (*open_length)(struct mb_imb_args *a);
+    void (*close_length)(struct mb_imb_args *a);
     /* Optional: assure completion (guide 4.2.2.2.1) - after every transfer in non-aggregate
      * mode, after all of them in aggregate mode. */
     void (*complete)(const struct mb_imb_args *a);
@@ -194,11 +201,15 @@ void mb_imb_bidir_put_batch(const struct mb_imb_args *a, long first, long n);
 void mb_imb_bidir_get_batch(const struct mb_imb_args *a, long first, long n);
 void mb_imb_accumulate_batch(const struct mb_imb_args *a, long first, long n);
 
-/* IMB-EXT's per-block window (over the receive buffers for Put and Accumulate, over the send
- * buffers for Get) and its completion, MPI_Win_fence (imb_ext.c). */
+/* IMB-EXT's windows (over the receive buffers for Put and Accumulate, over the send buffers
+ * for Get): the block's, which serves the warm-up and with -win_scope block every length, and
+ * the length's, created and freed around its timed loops by default; and their completion,
+ * MPI_Win_fence (imb_ext.c). */
 void mb_imb_ext_setup_put(struct mb_imb_args *a);
 void mb_imb_ext_setup_get(struct mb_imb_args *a);
 void mb_imb_ext_setup_groups(struct mb_imb_args *a);
+void mb_imb_ext_open_length(struct mb_imb_args *a);
+void mb_imb_ext_close_length(struct mb_imb_args *a);
 void mb_imb_ext_teardown(struct mb_imb_args *a);
 void mb_imb_ext_fence(const struct mb_imb_args *a);
 

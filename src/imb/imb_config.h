@@ -59,12 +59,21 @@ struct mb_imb_config {
      * program (docs/adr/program-mpi1-order.md). */
     int guide_order;
     int guide_order_filled; /* validation selected every benchmark in that order */
+    /* IMB-EXT -win_scope: a window per message length or one per block
+     * (docs/adr/program-ext-window-per-length.md). */
+    int win_scope;
 };
 
 /* -win_disp values. ZERO: every transfer at displacement 0, or rotating through the off-cache
  * buffers with -off_cache (IMB 3.1 IMB_ones_unidir.c, IMB_ones_accu.c); SECTIONS: transfer i
  * in section i, disjoint within an epoch (IMB 3.1 guide 4.2.2.2, Table 20). */
 enum { MB_IMB_WIN_DISP_ZERO = 0, MB_IMB_WIN_DISP_SECTIONS = 1 };
+
+/* -win_scope values. LENGTH: the one-sided rows create a window over the length's buffers
+ * before its timed loops and free it after them (IMB 3.1 IMB_init_transfer.c and
+ * IMB_close_transfer, called per length from IMB_mem_manager.c and IMB.c; guide 5.2.3.1 "a
+ * window of size X"); BLOCK: one window over the block's largest buffers serves every length. */
+enum { MB_IMB_WIN_SCOPE_LENGTH = 0, MB_IMB_WIN_SCOPE_BLOCK = 1 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
 {

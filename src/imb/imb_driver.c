@@ -86,6 +86,8 @@ static void set_length(struct block_run *r, long long x)
     r->a.bytes = (size_t)x;
     r->a.count = (int)(x / (long long)r->b->elem_size);
     r->a.slots = r->d.slots;
+    r->a.sused = r->d.sregion;
+    r->a.rused = r->d.rregion;
     if (r->b->prepare && !r->d.int_overflow)
         r->b->prepare(&r->a);
 }
@@ -312,6 +314,7 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
                                 .bytes = r->b->sizeless ? -1 : x,
                                 .reps = reps,
                                 .reps_min = reps_min,
+                                .window_bytes = r->a.win_bytes,
                                 .defects = r->blk.check ? 0 : -1,
                                 .status = MB_ROW_OK};
         struct mb_stats st;
@@ -359,6 +362,7 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
         struct mb_result row = {.block = &r->blk,
                                 .group = r->blk.multi == 1 ? g : -1,
                                 .bytes = x,
+                                .window_bytes = -1,
                                 .defects = -1,
                                 .status = why,
                                 .needed_gb = (double)mb_imb_demand_bytes(&r->d) / MB_GB};
@@ -528,6 +532,19 @@ static void teardown(struct block_run *r, int ok)
         r->b->teardown(&r->a);
 }
 
+/* A length that runs: the row's per-length hooks (IMB-EXT: the length's window, untimed)
+ * around its measurement, under the length's watchdog label - creating a window is
+ * collective, so a stopped process must not hang it unnoticed. */
+static void run_length(struct block_run *r, const long long *lens, long *counts, size_t k,
+                       struct mb_imb_tally *tally)
+{
+    if (r->b->open_length)
+        r->b->open_length(&r->a);
+    measure(r, lens, counts, k, tally);
+    if (r->b->close_length)
+        r->b->close_length(&r->a);
+}
+
 static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int multi,
                        struct mb_imb_tally *tally)
 {
@@ -566,6 +583,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .check = cfg->common.check,
                                 .parent = r->g.active,
                                 .win = MPI_WIN_NULL,
+                                .win_bytes = -1,
                                 .info = mb_win_info(c->win_info),
                                 .fh = MPI_FILE_NULL,
                                 .group_no = multi >= 0 ? r->g.my_group : -1,
@@ -606,7 +624,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         else if (!ok || !mb_imb_runnable(&r->d, c))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
-            measure(r, lens, counts, k, tally);
+            run_length(r, lens, counts, k, tally);
     }
     teardown(r, ok);
     if (r->a.info != MPI_INFO_NULL)

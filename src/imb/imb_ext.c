@@ -1,11 +1,13 @@
-/* IMB-EXT kernels (IMB guide 4.2.3) and their checks, plus the per-block window. Where
+/* IMB-EXT kernels (IMB guide 4.2.3) and their checks, plus their windows. Where
  * transfer i goes is the block's layout (imb_plan.c, docs/adr/program-ext-displacement.md):
  * by default IMB 3.1's - displacement 0 of the window and origin for every transfer, or the
  * off-cache rotation with -off_cache (IMB_ones_unidir.c, IMB_ones_accu.c: i % cache_iter *
  * offs) - and with -win_disp sections the guide's disjoint sections (4.2.2.2), where section i
  * serves transfer i. Completion is MPI_Win_fence (4.2.2.2.1), called by the driver after every
  * transfer or after all of them. The target of a single transfer is group rank 1,
- * Accumulate's is rank 0 ("Root 0", Table 7). */
+ * Accumulate's is rank 0 ("Root 0", Table 7). By default every length has its own window over
+ * the bytes its layout uses, as IMB 3.1 creates them (docs/adr/program-ext-window-per-length.md);
+ * -win_scope block keeps the block's window for all lengths. */
 #include "core/error.h"
 #include "core/window.h"
 #include "imb/imb_bench.h"
@@ -25,18 +27,22 @@ static MPI_Aint sdisp(const struct mb_imb_args *a, long iter)
     return (MPI_Aint)mb_slot_offset(a->slots.sstride, a->slots.n, iter);
 }
 
-/* ---- the block's window (5.2.3.1: created with the user's info, then a fence) ------------ */
+/* ---- the windows (IMB 3.1 IMB_init_transfer.c; guide 5.2.3.1: created with the user's info,
+ * then a fence) ----------------------------------------------------------------------------- */
 
+/* What a block keeps between its hooks: the Open MPI workaround for groups that create
+ * windows at once, and which buffers the windows cover (the send buffers for Get). */
 struct ext_state {
     struct mb_win_skew skew;
+    int over_send;
 };
 
-/* Every block of IMB-EXT: the Open MPI workaround for groups that create windows at once. */
-static void open_groups(struct mb_imb_args *a)
+static void open_groups(struct mb_imb_args *a, int over_send)
 {
     struct ext_state *st = mb_xcalloc(1, sizeof *st);
 
     mb_win_skew_open(&st->skew, a->comm, a->parent);
+    st->over_send = over_send;
     a->state = st;
 }
 
@@ -46,34 +52,77 @@ void mb_imb_ext_setup_groups(struct mb_imb_args *a)
 {
     MPI_Win probe;
 
-    open_groups(a);
+    open_groups(a, 0);
     probe = mb_win_create(a->rbuf, a->rregion, 1, a->info, a->comm);
     mb_win_free(&probe);
 }
 
-/* The block's window is itself created through mb_win_create: no probe needed. */
-static void open_window(struct mb_imb_args *a, char *mem, size_t bytes)
+/* A window over bytes bytes of the state's side, then the fence that starts the first epoch
+ * (IMB_init_transfer.c). Its size is recorded as the library reports it (MPI_WIN_SIZE), so
+ * that every row says which window its timed loops used. Created through mb_win_create: a
+ * library that cannot create windows is reported clearly. */
+static void open_window(struct mb_imb_args *a, size_t bytes)
 {
-    open_groups(a);
-    a->win = mb_win_create(mem, bytes, 1, a->info, a->comm);
+    const struct ext_state *st = a->state;
+    MPI_Aint *size = NULL;
+    int flag = 0;
+
+    a->win = mb_win_create(st->over_send ? a->sbuf : a->rbuf, bytes, 1, a->info, a->comm);
     MB_MPI(MPI_Win_fence(0, a->win));
+    MB_MPI(MPI_Win_get_attr(a->win, MPI_WIN_SIZE, &size, &flag));
+    a->win_bytes = flag && size ? (long long)*size : -1;
+}
+
+static void close_window(struct mb_imb_args *a)
+{
+    mb_win_free(&a->win);
+    a->win_bytes = -1;
+}
+
+/* The block's window spans the block's largest buffers: it serves the warm-up and the buffer
+ * priming before the first length and, with -win_scope block, every length. */
+static void setup_window(struct mb_imb_args *a, int over_send)
+{
+    open_groups(a, over_send);
+    open_window(a, over_send ? a->sregion : a->rregion);
 }
 
 void mb_imb_ext_setup_put(struct mb_imb_args *a)
 {
-    open_window(a, a->rbuf, a->rregion);
+    setup_window(a, 0);
 }
 
 void mb_imb_ext_setup_get(struct mb_imb_args *a)
 {
-    open_window(a, a->sbuf, a->sregion);
+    setup_window(a, 1);
+}
+
+/* -win_scope length (the default): the length's own window over the bytes its layout uses -
+ * X, the off-cache rotation, or with -win_disp sections all its sections - replacing whatever
+ * window is open, as IMB 3.1 creates one of max(s_alloc, r_alloc) bytes per length
+ * (IMB_mem_manager.c) and frees it after the length (IMB.c). IMB 3.1's buffers have exactly
+ * those bytes; here they are the start of the block's larger regions. */
+void mb_imb_ext_open_length(struct mb_imb_args *a)
+{
+    const struct ext_state *st = a->state;
+
+    if (a->cfg->win_scope != MB_IMB_WIN_SCOPE_LENGTH)
+        return;
+    close_window(a);
+    open_window(a, st->over_send ? a->sused : a->rused);
+}
+
+void mb_imb_ext_close_length(struct mb_imb_args *a)
+{
+    if (a->cfg->win_scope == MB_IMB_WIN_SCOPE_LENGTH)
+        close_window(a);
 }
 
 void mb_imb_ext_teardown(struct mb_imb_args *a)
 {
     struct ext_state *st = a->state;
 
-    mb_win_free(&a->win);
+    close_window(a);
     mb_win_skew_close(&st->skew);
     free(st);
     a->state = NULL;

@@ -7,12 +7,13 @@
 
 /* Unidir/Bidir are single transfers between 2 processes (4.2.1.1): t = t(M), throughput X/t
  * (Tables 3-6); aggregate and non-aggregate (Table 1). Put targets a window over the
- * receive buffers, Get one over the send buffers. */
+ * receive buffers, Get one over the send buffers; a window per length unless -win_scope block. */
 #define ONE_SIDED(label, fn, setup_fn)                                                             \
     {                                                                                              \
         .name = label, .cls = MB_IMB_SINGLE, .exact_procs = 2, .time_scale = 1, .bw_factor = 1,    \
         .elem_size = 1, .sbuf = {1, 0, 0}, .rbuf = {1, 0, 0}, .sections = 1, .aggregate = 1,       \
-        .setup = setup_fn, .teardown = mb_imb_ext_teardown, .complete = mb_imb_ext_fence,          \
+        .setup = setup_fn, .teardown = mb_imb_ext_teardown, .open_length = mb_imb_ext_open_length, \
+        .close_length = mb_imb_ext_close_length, .complete = mb_imb_ext_fence,                     \
         .kernel = mb_imb_##fn, .batch = mb_imb_##fn##_batch, .check = mb_imb_check_##fn            \
     }
 
@@ -45,6 +46,8 @@ static const struct mb_imb_bench ext_benchmarks[] = {
      .aggregate = 1,
      .setup = mb_imb_ext_setup_put,
      .teardown = mb_imb_ext_teardown,
+     .open_length = mb_imb_ext_open_length,
+     .close_length = mb_imb_ext_close_length,
      .complete = mb_imb_ext_fence,
      .kernel = mb_imb_accumulate,
      .batch = mb_imb_accumulate_batch,

@@ -600,6 +600,35 @@ static void show_win_disp(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "zero (displacement 0 for every repetition)");
 }
 
+/* ---- IMB-EXT: -win_scope length|block (docs/adr/program-ext-window-per-length.md) ------- */
+
+/* IMB 3.1's program creates the window of a one-sided benchmark for every message length, over
+ * that length's buffers, and frees it after the length (IMB_init_transfer.c, called from
+ * IMB_mem_manager.c; IMB_close_transfer from IMB.c), as the guide's 5.2.3.1 ("a window of size
+ * X") reads too. That is the default; "block" keeps one window over the block's largest
+ * buffers for all its lengths: one collective window creation per block instead of one per
+ * length, which a large process count may prefer. */
+static int parse_win_scope(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "length") == 0)
+        settings(cfg)->win_scope = MB_IMB_WIN_SCOPE_LENGTH;
+    else if (strcmp(value, "block") == 0)
+        settings(cfg)->win_scope = MB_IMB_WIN_SCOPE_BLOCK;
+    else
+        return mb_usage(err, "invalid value '%s' for -win_scope: expected length or block", value);
+    return 0;
+}
+
+static void show_win_scope(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (mb_imb_cfg(cfg)->win_scope == MB_IMB_WIN_SCOPE_BLOCK)
+        snprintf(buf, len, "block (one window over the block's largest buffers for every length)");
+    else
+        snprintf(buf, len,
+                 "length (a window over each length's buffers, created and freed for "
+                 "every length)");
+}
+
 static const struct mb_option ext_options[] = {
     {.name = "-win_disp",
      .kind = MB_OPT_CUSTOM,
@@ -609,6 +638,14 @@ static const struct mb_option ext_options[] = {
              "as IMB 3.1 ran), sections = disjoint sections",
      .parse = parse_win_disp,
      .show = show_win_disp},
+    {.name = "-win_scope",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(win_scope),
+     .metavar = "length|block",
+     .help = "the window of the one-sided benchmarks: length = one per message length over its "
+             "buffers (default, as IMB 3.1 ran), block = one per block over the largest buffers",
+     .parse = parse_win_scope,
+     .show = show_win_scope},
     {.name = "--info",
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(win_info),

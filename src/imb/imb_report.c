@@ -201,6 +201,8 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
         mb_jobj_num(&o, "t_max_usec", r->t_max);
         mb_jobj_num(&o, "t_avg_usec", r->t_avg);
         mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
+        if (r->window_bytes >= 0)
+            mb_jobj_int(&o, "window_bytes", r->window_bytes);
         if (b->layout == MB_LAYOUT_OVERLAP) {
             mb_jobj_num(&o, "t_pure_usec", r->t_max);
             mb_jobj_num(&o, "t_ovrl_usec", r->t_ovrl);

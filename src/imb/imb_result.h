@@ -43,6 +43,7 @@ struct mb_result {
     long long bytes;            /* message length X; -1 for Barrier */
     long reps;                  /* repetitions actually timed */
     long reps_min;              /* -time: fewer repetitions draw a warning; 0 = no -time */
+    long long window_bytes;     /* IMB-EXT: size of the window the timed loops used; -1 none */
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
     /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the

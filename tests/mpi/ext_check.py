@@ -18,6 +18,12 @@ displacement 0 as IMB 3.1's program puts them, so a block holds one X-byte buffe
 records' buffer_bytes must be that memory. Lengths are in floats for every IMB-EXT benchmark
 (0, 4, 8, ...; -msglen entries rounded up to 4), as IMB 3.1 runs them.
 
+Which window the one-sided rows use (-win_scope, docs/adr/program-ext-window-per-length.md): by
+default each length has its own window over the bytes its placement uses (X, or its sections;
+IMB 3.1 creates one per length), with -win_scope block one window over the block's largest
+buffers serves every length. The effective settings name it, and every one-sided JSON row's
+window_bytes (the size the MPI library reports) must be that window's; Window rows have none.
+
 Usage: ext_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-EXT arguments
 """
 import os
@@ -68,7 +74,56 @@ def expected_buffer_bytes(inv, name, disp):
         return max(imb_check.reps_rule(x, inv.msgs, inv.vol),
                    imb_check.reps_rule(x, inv.nonaggr, inv.vol))
     warm = WARM_X * min(N_WARMUP, sections(WARM_X))
-    return 2 * max([sections(x) * x for x in lens] + [warm])
+    return 2 * max([sections_bytes(inv, x) for x in lens] + [warm])
+
+
+def sections_bytes(inv, x):
+    """Bytes of one side at length x with -win_disp sections: one X-byte section per repetition
+    of the larger of the two modes' counts."""
+    return x * max(imb_check.reps_rule(x, inv.msgs, inv.vol),
+                   imb_check.reps_rule(x, inv.nonaggr, inv.vol))
+
+
+def check_windows(run, inv, records):
+    scope = flag_value(run.args, "-win_scope", "length")
+    disp = flag_value(run.args, "-win_disp", "zero")
+    off_cache = flag_value(run.args, "-off_cache") is not None
+    want = {"length": "length (a window over each length's buffers, created and freed for "
+                      "every length)",
+            "block": "block (one window over the block's largest buffers for every length)"}[scope]
+    line = f"#   {'-win_scope':<18}: {want}"
+    if line not in run.stdout.splitlines():
+        fail(f"effective settings lack {line!r}")
+    if records is None:
+        return
+    header = next(r for r in records if r["type"] == "header")
+    if header["settings"].get("-win_scope") != want:
+        fail(f"JSON header -win_scope {header['settings'].get('-win_scope')!r}, expected {want!r}")
+    for r in records:
+        if r["type"] != "result" or r["status"] != "ok":
+            continue
+        got = r.get("window_bytes")
+        where = f"{r['benchmark']} ({r.get('mode')}, {r['bytes']} bytes)"
+        if r["benchmark"] == "Window":
+            if got is not None:
+                fail(f"{where}: window_bytes {got}, but Window has no row window")
+            continue
+        if got is None:
+            fail(f"{where}: no window_bytes")
+        # Both sides of a one-sided block hold the same bytes (one buffer per side).
+        side = r["buffer_bytes"] // 2
+        if scope == "block":
+            if got != side:
+                fail(f"{where}: window_bytes {got}, expected the block's {side} with -win_scope block")
+        elif off_cache:
+            if not r["bytes"] <= got <= side:
+                fail(f"{where}: window_bytes {got} outside [{r['bytes']}, {side}] (off-cache rotation)")
+        else:
+            x = r["bytes"]
+            expect = x if disp == "zero" else sections_bytes(inv, x)
+            if got != expect:
+                fail(f"{where}: window_bytes {got}, expected the length's {expect} "
+                     f"(-win_disp {disp}, -win_scope length)")
 
 
 def check_placement(run, inv):
@@ -81,9 +136,10 @@ def check_placement(run, inv):
     line = f"#   {'-win_disp':<18}: {want}"
     if line not in run.stdout.splitlines():
         fail(f"effective settings lack {line!r}")
-    if not inv.json:
+    records = mbcheck.load_jsonl(inv.json, run.opts.schema) if inv.json else None
+    check_windows(run, inv, records)
+    if records is None:
         return
-    records = mbcheck.load_jsonl(inv.json, run.opts.schema)
     header = next(r for r in records if r["type"] == "header")
     if header["settings"].get("-win_disp") != want:
         fail(f"JSON header -win_disp {header['settings'].get('-win_disp')!r}, expected {want!r}")
