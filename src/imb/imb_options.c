@@ -290,6 +290,20 @@ static void show_map(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "none");
 }
 
+/* --help's defaults of the rows the three families share: each family's own constants
+ * (IMB-IO: -npmin 1, -iter 50,16,10 from settings_io.h; IMB-MPI1 and IMB-EXT: 2 and
+ * 1000,40,100 from settings.h). */
+static void help_npmin(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", family_of(cfg)->npmin);
+}
+
+static void help_iter(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_family *f = family_of(cfg);
+    snprintf(buf, len, "%ld,%ld,%ld", f->msgspersample, f->overall_vol_mb, f->msgs_nonaggr);
+}
+
 static const struct mb_option imb_options[] = {
     {.name = "-h",
      .alias = "-help",
@@ -303,8 +317,9 @@ static const struct mb_option imb_options[] = {
      .min = 1,
      .max = INT_MAX,
      .metavar = "<NPmin>",
-     .help = "smallest number of processes to run on (default 2; 1 is allowed)",
-     .show = show_npmin},
+     .help = "smallest number of processes to run on, 1 or more",
+     .show = show_npmin,
+     .help_default = help_npmin},
     {.name = "-multi",
      .kind = MB_OPT_LONG,
      .offset = IMB(multi),
@@ -323,9 +338,10 @@ static const struct mb_option imb_options[] = {
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(msgspersample),
      .metavar = "<msgspersample[,overall_vol[,msgs_nonaggr]]>",
-     .help = "override MSGSPERSAMPLE (1000), OVERALL_VOL in MB (40) and MSGS_NONAGGR (100)",
+     .help = "override MSGSPERSAMPLE, OVERALL_VOL in MB and MSGS_NONAGGR",
      .parse = parse_iter,
-     .show = show_iter},
+     .show = show_iter,
+     .help_default = help_iter},
     {.name = "-time",
      .kind = MB_OPT_DOUBLE,
      .offset = IMB(time_limit),

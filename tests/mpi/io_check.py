@@ -50,7 +50,7 @@ def _io_family():
                     else:
                         aggr_only.append(name)
     bench["Open_Close"] = ("sync", 1, False, 0)
-    return imb_check.Family("IMB-IO", bench, "MPI-2 part", msgs=50, nonaggr=10, vol_mb=16,
+    return imb_check.Family("IMB-IO", bench, "MPI-IO part", msgs=50, nonaggr=10, vol_mb=16,
                             maxlog=24, npmin=1, aggregate=aggregate, aggregate_only=aggr_only,
                             overlap=overlap, single_q=1, collective_bw=True)
 
