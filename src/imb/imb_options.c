@@ -507,7 +507,14 @@ static void show_file_name(const struct mb_config *cfg, char *buf, size_t len)
 
 static void show_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%g s per transfer", mb_imb_cpu_secs(mb_imb_cfg(cfg)));
+    snprintf(buf, len, "%g s per transfer%s", mb_imb_cpu_secs(mb_imb_cfg(cfg)),
+             mb_imb_cfg(cfg)->cpu_secs > 0 ? "" : " (the default, IMB 3.1's TARGET_CPU_SECS)");
+}
+
+static void help_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
+{
+    (void)cfg;
+    snprintf(buf, len, "%g", MB_IMB_TARGET_CPU_SECS);
 }
 
 static const struct mb_option io_options[] = {
@@ -541,14 +548,18 @@ static const struct mb_option io_options[] = {
              "MPI_INFO_NULL)",
      .parse = parse_info,
      .show = show_info},
-    {.name = "--cpu-secs",
+    /* TARGET_CPU_SECS: 0.01 s as IMB 3.1's program; -t_cpu 0.1 is the guide's listing
+     * (docs/adr/program-imb-io-t-cpu.md). */
+    {.name = "-t_cpu",
+     .alias = "--cpu-secs",
      .kind = MB_OPT_DOUBLE,
      .offset = IMB(cpu_secs),
      .min = 1e-6,
      .max = 1e3,
-     .metavar = "S",
-     .help = "CPU_Exploit time per non-blocking transfer (default 0.1)",
-     .show = show_cpu_secs},
+     .metavar = "SECONDS",
+     .help = "CPU_Exploit time per non-blocking transfer",
+     .show = show_cpu_secs,
+     .help_default = help_cpu_secs},
 };
 static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
                                             0};
