@@ -430,7 +430,8 @@ static struct mb_imb_demand warmup_demand(const struct block_run *r, long long w
 }
 
 /* Message-buffer regions large enough for every length that fits the cap, and for the
- * warm-up when it fits too (it runs only then). */
+ * warm-up when it fits too (it runs only then), from the family's source (-alloc): a refused
+ * MPI_Alloc_mem is a NULL like a refused mmap, and takes the same all-or-nobody path. */
 static int allocate(struct block_run *r, const long long *lens, size_t nlen, long long warm_x,
                     char **sregion, char **rregion, size_t *sbytes, size_t *rbytes)
 {
@@ -448,8 +449,8 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
         if (d.rregion > rmax)
             rmax = d.rregion;
     }
-    *sregion = mb_buf_alloc(smax);
-    *rregion = mb_buf_alloc(rmax);
+    *sregion = mb_buf_alloc_from(mb_imb_buf_source(mb_imb_cfg(r->cfg)), smax);
+    *rregion = mb_buf_alloc_from(mb_imb_buf_source(mb_imb_cfg(r->cfg)), rmax);
     *sbytes = smax;
     *rbytes = rmax;
     ok = *sregion && *rregion;
@@ -602,8 +603,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     free(r->gathered);
     free(r->a.counts);
     free(r->a.displs);
-    mb_buf_free(sregion, sbytes);
-    mb_buf_free(rregion, rbytes);
+    mb_buf_free_from(mb_imb_buf_source(c), sregion, sbytes);
+    mb_buf_free_from(mb_imb_buf_source(c), rregion, rbytes);
     free(lens);
 }
 

@@ -64,4 +64,5 @@ const struct mb_imb_family mb_imb_family_ext = {.name = "IMB-EXT",
                                                 .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
                                                 .maxmsglog = MB_IMB_MAXMSGLOG,
                                                 .warm_x = sizeof(float),
-                                                .warmups = MB_IMB_N_WARMUP};
+                                                .warmups = MB_IMB_N_WARMUP,
+                                                .buffers = MB_BUF_MPI};

@@ -135,4 +135,5 @@ const struct mb_imb_family mb_imb_family_io = {.name = "IMB-IO",
                                                .warm_x = 0,
                                                .warmups = 0,
                                                .list_break_after = "C_IWrite_Expl",
-                                               .io = 1};
+                                               .io = 1,
+                                               .buffers = MB_BUF_MPI};

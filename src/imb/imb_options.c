@@ -440,6 +440,39 @@ static const struct mb_option warm_up_options[] = {
 static const struct mb_option_set warm_up_set = {
     warm_up_options, sizeof warm_up_options / sizeof warm_up_options[0], 0};
 
+/* ---- IMB-EXT and IMB-IO: -alloc mpi|mmap ------------------------------------------------- */
+
+/* IMB 3.1 takes IMB-EXT's and IMB-IO's message buffers from MPI_Alloc_mem (IMB_mem_manager.c),
+ * the default here (docs/adr/program-imb-buffers.md); mmap is mpibench's own allocation, as for
+ * IMB-MPI1 - the way to see what the library's memory changes. */
+static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "mpi") == 0)
+        settings(cfg)->alloc = MB_BUF_MPI;
+    else if (strcmp(value, "mmap") == 0)
+        settings(cfg)->alloc = MB_BUF_MMAP;
+    else
+        return mb_usage(err, "invalid value '%s' for -alloc: expected mpi or mmap", value);
+    return 0;
+}
+
+static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    snprintf(buf, len, "%s%s",
+             mb_imb_buf_source(c) == MB_BUF_MPI ? "mpi: message buffers from MPI_Alloc_mem"
+                                                : "mmap: message buffers from mpibench's own mmap",
+             c->alloc ? "" : " (default)");
+}
+
+#define ALLOC_ROW                                                                                  \
+    {                                                                                              \
+        .name = "-alloc", .kind = MB_OPT_CUSTOM, .offset = IMB(alloc), .metavar = "mpi|mmap",      \
+        .help = "where the message buffers come from: MPI_Alloc_mem (default, as IMB 3.1) or "     \
+                "mpibench's own mmap",                                                             \
+        .parse = parse_alloc, .show = show_alloc                                                   \
+    }
+
 /* ---- IMB-EXT: --info key=value (guide 5.2.3.3, User_Set_Info) ------------------------- */
 
 static int parse_info(struct mb_config *cfg, const char *value, struct mb_error *err)
@@ -487,11 +520,12 @@ static const struct mb_option ext_options[] = {
      .help = "an info entry for MPI_Win_create (repeatable; default MPI_INFO_NULL)",
      .parse = parse_info,
      .show = show_info},
+    ALLOC_ROW,
 };
 static const struct mb_option_set ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};
 
-/* ---- IMB-IO: the scratch files (IMB 3.1 guide 5.2.3.2) and TARGET_CPU_SECS (5.2.1) ----- */
+/* ---- IMB-IO: the scratch files (IMB 3.1 guide 5.2.3.2), TARGET_CPU_SECS (5.2.1), -alloc -- */
 
 static void show_dir(const struct mb_config *cfg, char *buf, size_t len)
 {
@@ -560,6 +594,7 @@ static const struct mb_option io_options[] = {
      .help = "CPU_Exploit time per non-blocking transfer",
      .show = show_cpu_secs,
      .help_default = help_cpu_secs},
+    ALLOC_ROW,
 };
 static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
                                             0};

@@ -178,7 +178,8 @@ const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
                                                  .maxmsglog = MB_IMB_MAXMSGLOG,
                                                  .warm_x = MB_IMB_ASSIGN_SIZE,
                                                  .warmups = MB_IMB_N_WARMUP,
-                                                 .list_break_after = "Scatterv"};
+                                                 .list_break_after = "Scatterv",
+                                                 .buffers = MB_BUF_MMAP};
 
 const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES] = {
     [MB_IMB_FAMILY_MPI1] = &mb_imb_family_mpi1,
