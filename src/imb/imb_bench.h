@@ -59,6 +59,7 @@ struct mb_imb_args {
      * reach, mb_imb_io_file_bytes, and the largest repetition count). */
     const struct mb_imb_bench *bench;
     const struct mb_imb_config *cfg;
+    enum mb_imb_mode mode; /* the block's (IMB-IO: the file outlives an aggregate block) */
     int selftest;
     long long span;
     long max_reps;

@@ -562,6 +562,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .world_rank = ctx->rank,
                                 .bench = b,
                                 .cfg = c,
+                                .mode = r->mode,
                                 .selftest = cfg->common.selftest};
     extent(r, lens, nlen);
     ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
