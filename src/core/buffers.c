@@ -27,7 +27,11 @@ void mb_buf_free(void *p, size_t bytes)
 /* MPI_Alloc_mem's errors go to MPI_COMM_WORLD's handler under MPI 3.1 and to MPI_COMM_SELF's
  * under MPI 4.0 (errors not tied to an object): both return errors for the call, then get
  * their handlers back, so that a refused allocation is a NULL like mmap's and never the
- * library's abort. */
+ * library's abort. MPICH 4.0.2 (ch4:ucx) reports a refused allocation as MPI_SUCCESS with the
+ * pointer 0x10 (NULL plus its header): a pointer into the first page, which Linux never maps,
+ * is taken for the refusal it is and not freed. */
+enum { FIRST_PAGE = 4096 };
+
 static void *alloc_mpi(size_t bytes)
 {
     MPI_Comm comms[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
@@ -47,7 +51,7 @@ static void *alloc_mpi(size_t bytes)
         MB_MPI(MPI_Comm_set_errhandler(comms[i], old[i]));
         MB_MPI(MPI_Errhandler_free(&old[i]));
     }
-    return rc == MPI_SUCCESS ? p : NULL;
+    return rc == MPI_SUCCESS && (uintptr_t)p >= FIRST_PAGE ? p : NULL;
 }
 
 void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
