@@ -1,6 +1,10 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "core/buffers.h"
 
+#include "core/error.h"
+
+#include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,49 @@ void mb_buf_free(void *p, size_t bytes)
 {
     if (p)
         munmap(p, bytes ? bytes : 1);
+}
+
+/* MPI_Alloc_mem's errors go to MPI_COMM_WORLD's handler under MPI 3.1 and to MPI_COMM_SELF's
+ * under MPI 4.0 (errors not tied to an object): both return errors for the call, then get
+ * their handlers back, so that a refused allocation is a NULL like mmap's and never the
+ * library's abort. MPICH 4.0.2 (ch4:ucx) reports a refused allocation as MPI_SUCCESS with the
+ * pointer 0x10 (NULL plus its header): a pointer into the first page, which Linux never maps,
+ * is taken for the refusal it is and not freed. */
+enum { FIRST_PAGE = 4096 };
+
+static void *alloc_mpi(size_t bytes)
+{
+    MPI_Comm comms[2] = {MPI_COMM_WORLD, MPI_COMM_SELF};
+    MPI_Errhandler old[2];
+    void *p = NULL;
+    int rc;
+
+    /* MPI_Aint is signed: a larger request cannot be made (and would not fit anyway). */
+    if (bytes > (size_t)PTRDIFF_MAX)
+        return NULL;
+    for (int i = 0; i < 2; i++) {
+        MB_MPI(MPI_Comm_get_errhandler(comms[i], &old[i]));
+        MB_MPI(MPI_Comm_set_errhandler(comms[i], MPI_ERRORS_RETURN));
+    }
+    rc = MPI_Alloc_mem((MPI_Aint)(bytes ? bytes : 1), MPI_INFO_NULL, &p);
+    for (int i = 0; i < 2; i++) {
+        MB_MPI(MPI_Comm_set_errhandler(comms[i], old[i]));
+        MB_MPI(MPI_Errhandler_free(&old[i]));
+    }
+    return rc == MPI_SUCCESS && (uintptr_t)p >= FIRST_PAGE ? p : NULL;
+}
+
+void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
+{
+    return src == MB_BUF_MPI ? alloc_mpi(bytes) : mb_buf_alloc(bytes);
+}
+
+void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes)
+{
+    if (src != MB_BUF_MPI)
+        mb_buf_free(p, bytes);
+    else if (p)
+        MB_MPI(MPI_Free_mem(p));
 }
 
 void mb_fill_bytes(void *buf, size_t n, int rank, size_t first_index)

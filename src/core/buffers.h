@@ -13,6 +13,15 @@
 void *mb_buf_alloc(size_t bytes);
 void mb_buf_free(void *p, size_t bytes);
 
+/* Where a suite's message buffers come from: the mmap above, or MPI_Alloc_mem - what IMB 3.1
+ * uses for IMB-EXT and IMB-IO (IMB_mem_manager.c, IMB_alloc_buf), and an MPI library may return
+ * memory there that it has registered with the network or prepared for its I/O layer, which
+ * is part of what a one-sided or I/O number means. MPI_Alloc_mem's errors are returned, not
+ * fatal: NULL on failure, as for mmap (callers decide collectively). */
+enum mb_buf_source { MB_BUF_MMAP = 1, MB_BUF_MPI = 2 };
+void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes);
+void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes);
+
 /* Patterns (guide 5.2.5: "any deterministic per-rank pattern" for MPI1). The byte pattern
  * depends on the sender's rank and the byte's index in the sender's buffer; the float pattern
  * uses small integers (1..13) so that sums over up to 10^6 ranks are exact in float. */

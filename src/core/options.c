@@ -316,20 +316,26 @@ int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_position
     return 0;
 }
 
-void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out)
+void mb_options_help(const struct mb_option_set *sets, size_t nsets, const struct mb_config *cfg,
+                     FILE *out)
 {
     for (size_t s = 0; s < nsets; s++)
         for (size_t i = 0; i < sets[s].n; i++) {
             const struct mb_option *o = &sets[s].rows[i];
-            char left[96];
+            char left[96], def[96] = "";
             if (!o->name)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
                      o->alias ? o->alias : "", o->metavar ? " " : "", o->metavar ? o->metavar : "");
+            if (o->help_default) {
+                char value[64];
+                o->help_default(cfg, value, sizeof value);
+                snprintf(def, sizeof def, " (default %s)", value);
+            }
             if (strlen(left) > 34) /* long metavars get a line of their own */
-                fprintf(out, "  %s\n  %-34s %s\n", left, "", o->help);
+                fprintf(out, "  %s\n  %-34s %s%s\n", left, "", o->help, def);
             else
-                fprintf(out, "  %-34s %s\n", left, o->help);
+                fprintf(out, "  %-34s %s%s\n", left, o->help, def);
         }
 }
 

@@ -42,6 +42,9 @@ struct mb_option {
     int (*parse)(struct mb_config *cfg, const char *value, struct mb_error *err);
     /* Optional: describe the effective value (custom rows, or rows whose zero means "default"). */
     void (*show)(const struct mb_config *cfg, char *buf, size_t len);
+    /* Optional: the default for --help where it is not the same in every suite that shares the
+     * row (IMB-IO's -npmin is 1, IMB-MPI1's 2); --help prints " (default VALUE)" after help. */
+    void (*help_default)(const struct mb_config *cfg, char *buf, size_t len);
     enum mb_opt_block block;
     /* MB_OPT_LIST: offsetof the size_t element count, and the element size. */
     size_t count_offset, elem_size;
@@ -78,8 +81,10 @@ struct mb_settings_type {
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
                      int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err);
 
-/* Prints one line per option: name, metavar and help text. */
-void mb_options_help(const struct mb_option_set *sets, size_t nsets, FILE *out);
+/* Prints one line per option: name, metavar and help text, and the default of rows that have
+ * help_default, taken from cfg (the suite's defaults). */
+void mb_options_help(const struct mb_option_set *sets, size_t nsets, const struct mb_config *cfg,
+                     FILE *out);
 
 /* Formats the effective value of an option ("on", "4194304", "(default)"). */
 void mb_option_value(const struct mb_option *opt, const struct mb_config *cfg, char *buf,

@@ -197,7 +197,8 @@ fail:
     return 2;
 }
 
-static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
+static void print_help(const struct mb_suite *s, const char *prog, const struct mb_config *cfg,
+                       FILE *out)
 {
     struct mb_option_set sets[MB_MAX_SETS];
     size_t n = mb_suite_option_sets(s, sets);
@@ -210,7 +211,7 @@ static void print_help(const struct mb_suite *s, const char *prog, FILE *out)
     if (s->usage)
         s->usage(out);
     fprintf(out, "Options:\n");
-    mb_options_help(sets, n, out);
+    mb_options_help(sets, n, cfg, out);
 }
 
 static void print_version(FILE *out)
@@ -336,7 +337,7 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     mb_config_bcast(&cfg, ctx.world);
     if (cfg.common.help || cfg.common.version) {
         if (ctx.rank == 0 && cfg.common.help)
-            print_help(ctx.suite, cfg.prog, out);
+            print_help(ctx.suite, cfg.prog, &cfg, out);
         else if (ctx.rank == 0)
             print_version(out);
         goto free_prov;

@@ -210,9 +210,10 @@ void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint
 /* How far a file reaches after writes, collective over comm (the file's communicator): the
  * largest MPI_File_get_size any process sees - a process sees its own writes, and on a file
  * system with cached attributes (NFS) the others' may lag. Returns get_size's MPI error code
- * (the reduction runs either way, so no process is left waiting). Used after timed write
- * loops: Open MPI 4.1's collective writes return success with the full count on a full disk,
- * so only the file's size tells. */
+ * (the reduction runs either way, so no process is left waiting). Used after b_eff_io's timed
+ * write loops: Open MPI 4.1's collective writes return success with the full count on a full
+ * disk, so only the file's size tells (IMB-IO presets its files' size and reads the last
+ * bytes of a loop back instead, imb_io.c). */
 int mb_scratch_file_extent(MPI_File fh, MPI_Comm comm, MPI_Offset *largest);
 
 /* A readable message for an MPI (I/O) error code: the common I/O classes in plain words,

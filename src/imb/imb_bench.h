@@ -61,6 +61,7 @@ struct mb_imb_args {
      * reach, mb_imb_io_file_bytes, and the largest repetition count). */
     const struct mb_imb_bench *bench;
     const struct mb_imb_config *cfg;
+    enum mb_imb_mode mode; /* the block's (IMB-IO: the file outlives an aggregate block) */
     int selftest;
     long long span;
     long max_reps;
@@ -152,6 +153,10 @@ struct mb_imb_family {
     int warmups;                  /* N_WARMUP; 0 for IO */
     const char *list_break_after; /* help text: wrap the benchmark list after this name */
     int io;                       /* IMB-IO: files, "io portion" header lines */
+    /* Where the message buffers come from unless -alloc says otherwise: MPI_Alloc_mem for
+     * IMB-EXT and IMB-IO as IMB 3.1 (IMB_mem_manager.c, IMB_alloc_buf under EXT || MPIIO);
+     * IMB-MPI1's malloc there is mpibench's mmap here (docs/adr/program-imb-buffers.md). */
+    enum mb_buf_source buffers;
 };
 
 /* The families, each defined beside its table (imb_table.c, imb_ext_table.c); settings name

@@ -72,4 +72,5 @@ const struct mb_imb_family mb_imb_family_ext = {.name = "IMB-EXT",
                                                 .maxmsglog = MB_IMB_MAXMSGLOG,
                                                 .warm_x = sizeof(float),
                                                 .len_unit = sizeof(float),
-                                                .warmups = MB_IMB_N_WARMUP};
+                                                .warmups = MB_IMB_N_WARMUP,
+                                                .buffers = MB_BUF_MPI};

@@ -7,9 +7,14 @@
  * uses the i-th X-byte tile of the file, so the transfers of one loop are disjoint
  * (4.2.2.2.2). Writes assure completion with sync / barrier / sync (4.2.2.2.1).
  *
+ * One file per benchmark and process count, as IMB 3.1 (IMB.c calls IMB_init_file once before
+ * the loop over the modes): a blocking write's aggregate block creates it with its size preset
+ * (MPI_File_set_size, IMB_init_file.c) and the non-aggregate block that follows writes into
+ * the same file (docs/adr/program-imb-io-files.md).
+ *
  * The files are the user's disk: they are created exclusively through core/scratch.h (an
  * existing file is never taken over without --force), registered for removal on every exit
- * path, and removed at the end of the block unless -keep. Every MPI-IO call returns its
+ * path, and removed after the benchmark's last block unless -keep. Every MPI-IO call returns its
  * error (the files use MPI_ERRORS_RETURN) and a failure, or a transfer that moved fewer
  * bytes than asked (a full disk), ends the run with a message naming the file. */
 #include "core/error.h"
@@ -79,24 +84,33 @@ static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
 
 /* ---- the block's file ------------------------------------------------------------------ */
 
-/* Writes the read benchmarks' content (IMB_init_file): bytes [0, bytes) of the pattern, in
- * 1 MiB pieces through MPI-IO on MPI_COMM_SELF by the process that created the file, before
- * anyone else opens it, as the original does. The selftest corrupts byte 0, which the check
+/* IMB_init_file (IMB 3.1 IMB_init_file.c): the process that created the file presets its
+ * size with MPI_File_set_size to the bytes the block's loops reach (a->span; for the standard
+ * lengths IMB's own total, 16 MiB), and for the read benchmarks writes their content, bytes
+ * [0, bytes) of the pattern in 1 MiB pieces - through MPI-IO on MPI_COMM_SELF, before anyone
+ * else opens the file, as the original does. The selftest corrupts byte 0, which the check
  * transfer reads. */
-static void prefill(const struct mb_imb_args *a, const char *path, long long bytes)
+static void init_file(const struct mb_imb_args *a, const char *path, long long bytes)
 {
     enum { CHUNK = 1 << 20 };
     unsigned char *buf = mb_xmalloc(CHUNK);
     struct mb_error err = {0};
     MPI_File fh;
+    int rc;
 
     if (mb_scratch_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh, &err) !=
         MPI_SUCCESS)
         mb_die("%s", err.msg);
-    for (long long pos = 0; pos < bytes;) {
+    rc = MPI_File_set_size(fh, (MPI_Offset)bytes);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING + 128];
+        mb_scratch_mpi_message(rc, text, sizeof text);
+        mb_die("cannot set the size of '%s' to %lld bytes: %s", path, bytes, text);
+    }
+    for (long long pos = 0; a->bench->io.read && pos < bytes;) {
         const int n = bytes - pos < CHUNK ? (int)(bytes - pos) : CHUNK;
         MPI_Status st;
-        int got = 0, rc;
+        int got = 0;
         mb_fill_bytes(buf, (size_t)n, FILE_RANK, (size_t)pos);
         if (a->selftest && pos == 0)
             buf[0] ^= 0x5A;
@@ -118,10 +132,26 @@ static void prefill(const struct mb_imb_args *a, const char *path, long long byt
     free(buf);
 }
 
+/* Whether this block is the benchmark's first on its processes (it creates the file) and its
+ * last (it removes the file): the blocking writes run an aggregate block, then a
+ * non-aggregate one (imb_plan.c, add_items), which uses the same file. */
+static int first_block(const struct mb_imb_args *a)
+{
+    return a->mode != MB_IMB_NON_AGGREGATE;
+}
+
+static int last_block(const struct mb_imb_args *a)
+{
+    return !(a->bench->aggregate && a->mode == MB_IMB_AGGREGATE);
+}
+
 /* Setup (guide 5.2.3.2): the name (IMB_out, _g<group> in Multi mode, _<rank> per process),
- * exclusive creation by the process that owns it, the read content, then - when all
- * processes know the file exists - the open with CREATE | RDWR (| UNIQUE_OPEN for private
- * files) over the file's communicator. */
+ * exclusive creation by the process that owns it, the preset size and the read content, then -
+ * when all processes know the file exists - the open with CREATE | RDWR (| UNIQUE_OPEN for
+ * private files) over the file's communicator. A non-aggregate block takes over the file of
+ * the aggregate block before it, which this process created and registered (it checks that
+ * the file at the path is still that one); had that block no file (its buffers did not fit),
+ * it creates one as a first block does. */
 void mb_imb_io_setup(struct mb_imb_args *a)
 {
     const struct mb_imb_bench *b = a->bench;
@@ -139,16 +169,17 @@ void mb_imb_io_setup(struct mb_imb_args *a)
                         c->io_file ? c->io_file : MB_IMB_IO_FILENAME, a->group_no,
                         priv ? a->world_rank : -1, &err) != 0)
         mb_die("%s", err.msg);
-    if (st->creator) {
+    if (st->creator && (first_block(a) || !mb_scratch_is_ours(st->path))) {
         /* With -keep the previous benchmark's file of this name is still there: this run
          * created it and may overwrite it. */
         if (mb_scratch_create(st->path,
                               c->io_force || mb_scratch_is_ours(st->path) ? MB_SCRATCH_FORCE : 0,
                               &err) != 0)
             mb_die("%s", err.msg);
-        /* The tiles the block's loops read (a private file: this process's portions). */
-        if (b->io.read)
-            prefill(a, st->path, a->span);
+        /* The tiles the block's loops reach (a private file: this process's portions);
+         * Open_Close's file is only opened, as in IMB (no access: no IMB_init_file). */
+        if (!b->sizeless)
+            init_file(a, st->path, a->span);
     }
     MB_MPI(MPI_Barrier(a->comm));
     if (!priv)
@@ -176,9 +207,10 @@ void mb_imb_io_teardown(struct mb_imb_args *a)
         io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
     if (st->view != MPI_DATATYPE_NULL)
         MB_MPI(MPI_Type_free(&st->view));
-    /* Everyone has closed before the owner removes the file. */
+    /* Everyone has closed before the owner removes the file - after the benchmark's last
+     * block; until then it stays registered for removal on every exit path. */
     MB_MPI(MPI_Barrier(a->comm));
-    if (st->creator && !a->cfg->io_keep)
+    if (st->creator && last_block(a) && !a->cfg->io_keep)
         (void)mb_scratch_remove(st->path);
     free(st->reqs);
     free(st->stats);
@@ -246,35 +278,6 @@ void mb_imb_io_sync(const struct mb_imb_args *a)
     io_ok(a, MPI_File_sync(a->fh), "MPI_File_sync");
 }
 
-/* After a timed write loop of n transfers (not timed): the file reaches as far as they wrote -
- * n tiles of X bytes in a shared file (tiled view, shared pointer or explicit offsets alike),
- * n portions in a private one. Open MPI 4.1's collective writes (fcoll) print a failed
- * pwritev ("No space left on device") on stderr but return success with the full count, so a
- * full disk showed up as a row of bandwidth (core/scratch.h, mb_scratch_file_extent). The
- * file is not truncated between lengths (IMB re-opens it), so a failed loop that stays inside what
- * an earlier length wrote goes unseen; the first loop that should have grown the file is caught.
- * Shared-pointer rows are left out: Open MPI's sharedfp components may keep each process's writes
- * aside until the file is closed (P_Write_Shared on 3 processes: 3752 of 4096 bytes in the file
- * after the sync), and their short counts do reach the caller. */
-void mb_imb_io_written(const struct mb_imb_args *a, long n)
-{
-    const struct io_state *st = state_of(a);
-    const int priv = a->bench->file == MB_IMB_PRIVATE_FILES;
-    const MPI_Offset least = (MPI_Offset)n * (MPI_Offset)(priv ? a->portion : a->bytes);
-    MPI_Offset largest = 0;
-    int me;
-
-    if (a->bench->io.shared_ptr)
-        return;
-    io_ok(a, mb_scratch_file_extent(a->fh, st->fcomm, &largest), "MPI_File_get_size");
-    MB_MPI(MPI_Comm_rank(st->fcomm, &me));
-    if (largest < least && me == 0)
-        mb_die("%s: after %ld writes of %zu bytes '%s' holds %lld bytes, %lld were written (is "
-               "the file system full?)",
-               a->bench->name, n, priv ? a->portion : a->bytes, st->path, (long long)largest,
-               (long long)least);
-}
-
 /* ---- blocking transfers (4.2.4.1-4.2.4.9) ---------------------------------------------- */
 
 /* Explicit offset of transfer iter: the process's block in the iter-th tile. */
@@ -283,6 +286,39 @@ static inline MPI_Offset at(const struct mb_imb_args *a, long iter)
     return a->offset +
            (MPI_Offset)iter *
                (MPI_Offset)(a->bench->file == MB_IMB_PRIVATE_FILES ? a->portion : a->bytes);
+}
+
+/* After a timed write loop of n transfers (not timed): the last bytes this process wrote -
+ * the end of its portion of transfer n - 1 - must read back as sent. The file's size is
+ * preset (init_file), so a write that a full disk lost leaves a hole that reads as zeros and
+ * no size shows it; and Open MPI 4.1's collective writes (fcoll) print a failed pwritev ("No
+ * space left on device") on stderr but return success with the full count (core/scratch.h).
+ * The data is visible here: the loop ended with sync / barrier / sync (mb_imb_io_sync). A
+ * failed loop whose last transfer overwrote bytes an earlier loop wrote goes unseen (those
+ * need no new space except on copy-on-write file systems); the first loop that should have
+ * reached new blocks is caught. Shared-pointer rows are left out: where their blocks went is
+ * not known here, and their short counts do reach the caller. */
+void mb_imb_io_written(const struct mb_imb_args *a, long n)
+{
+    enum { TAIL = 8 };
+    const size_t k = a->portion < TAIL ? a->portion : TAIL;
+    unsigned char tail[TAIL];
+    MPI_Offset pos;
+    MPI_Status st;
+    int got = 0;
+
+    if (a->bench->io.shared_ptr || k == 0 || n < 1)
+        return;
+    /* A tiled view shows this process's blocks only, one portion per tile. */
+    pos = a->bench->io.tiled ? (MPI_Offset)(n - 1) * (MPI_Offset)a->portion : at(a, n - 1);
+    pos += (MPI_Offset)(a->portion - k);
+    io_ok(a, MPI_File_read_at(a->fh, pos, tail, (int)k, MPI_BYTE, &st),
+          "MPI_File_read_at (after the writes)");
+    MPI_Get_count(&st, MPI_BYTE, &got);
+    if ((size_t)got != k || memcmp(tail, a->sbuf + a->portion - k, k) != 0)
+        mb_die("%s: after %ld writes of %zu bytes the last ones are not in '%s' (is the file "
+               "system full?)",
+               a->bench->name, n, a->portion, state_of(a)->path);
 }
 
 #define IO_KERNEL(fn, call, what)                                                                  \

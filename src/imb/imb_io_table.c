@@ -124,7 +124,7 @@ static const struct mb_imb_bench io_benchmarks[] = {
 /* settings_io.h (guide 5.2.1): 50 / 10 repetitions, 16 MB per sample, lengths to 2^24, no
  * warm-up, Pmin 1. */
 const struct mb_imb_family mb_imb_family_io = {.name = "IMB-IO",
-                                               .part = "MPI-2 part",
+                                               .part = "MPI-IO part",
                                                .benchmarks = io_benchmarks,
                                                .n = sizeof io_benchmarks / sizeof io_benchmarks[0],
                                                .npmin = MB_IMB_IO_NPMIN,
@@ -135,4 +135,5 @@ const struct mb_imb_family mb_imb_family_io = {.name = "IMB-IO",
                                                .warm_x = 0,
                                                .warmups = 0,
                                                .list_break_after = "C_IWrite_Expl",
-                                               .io = 1};
+                                               .io = 1,
+                                               .buffers = MB_BUF_MPI};

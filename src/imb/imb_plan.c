@@ -46,6 +46,11 @@ double mb_imb_cpu_secs(const struct mb_imb_config *c)
     return c->cpu_secs > 0 ? c->cpu_secs : MB_IMB_TARGET_CPU_SECS;
 }
 
+enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c)
+{
+    return c->alloc ? (enum mb_buf_source)c->alloc : mb_imb_family(c)->buffers;
+}
+
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
                     const struct mb_imb_config *c)
 {

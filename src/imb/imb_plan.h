@@ -44,9 +44,11 @@ const struct mb_imb_family *mb_imb_family(const struct mb_imb_config *c);
 long mb_imb_msgspersample(const struct mb_imb_config *c);
 long mb_imb_msgs_nonaggr(const struct mb_imb_config *c);
 long long mb_imb_overall_vol(const struct mb_imb_config *c);
-/* IMB-IO's CPU_Exploit time per non-blocking transfer in seconds (--cpu-secs or
+/* IMB-IO's CPU_Exploit time per non-blocking transfer in seconds (-t_cpu or
  * TARGET_CPU_SECS). */
 double mb_imb_cpu_secs(const struct mb_imb_config *c);
+/* Where the message buffers come from: -alloc, else the family's source. */
+enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c);
 
 /* Repetitions of benchmark b at length x in a mode (guide 5.2.8): MSGS_NONAGGR replaces
  * MSGSPERSAMPLE in non-aggregate mode and for Window. */

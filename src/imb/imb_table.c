@@ -180,7 +180,8 @@ const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
                                                  .maxmsglog = MB_IMB_MAXMSGLOG,
                                                  .warm_x = MB_IMB_ASSIGN_SIZE,
                                                  .warmups = MB_IMB_N_WARMUP,
-                                                 .list_break_after = "Allgatherv"};
+                                                 .list_break_after = "Allgatherv",
+                                                 .buffers = MB_BUF_MMAP};
 
 /* The guide's list (3.2), the order of a default run with -order guide. */
 const char *const mb_imb_mpi1_guide_order[] = {

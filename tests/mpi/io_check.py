@@ -50,7 +50,7 @@ def _io_family():
                     else:
                         aggr_only.append(name)
     bench["Open_Close"] = ("sync", 1, False, 0)
-    return imb_check.Family("IMB-IO", bench, "MPI-2 part", msgs=50, nonaggr=10, vol_mb=16,
+    return imb_check.Family("IMB-IO", bench, "MPI-IO part", msgs=50, nonaggr=10, vol_mb=16,
                             maxlog=24, npmin=1, aggregate=aggregate, aggregate_only=aggr_only,
                             overlap=overlap, single_q=1, collective_bw=True)
 
@@ -96,6 +96,27 @@ def check_cpu_column(run):
         fail(f"t_CPU differs between rows: {sorted(values)}")
 
 
+def check_cpu_range(run):
+    """--t-cpu-ms LO,HI: t_CPU (one CPU_Exploit call, undisturbed) lies between LO and HI ms in
+    every non-blocking row - loose bounds around -t_cpu (a loaded machine stretches it)."""
+    lo, hi = (float(v) * 1000 for v in run.opts.t_cpu_ms.split(","))
+    blocks, _ = imb_check.parse_text(run.stdout)
+    seen = 0
+    for blk in blocks:
+        if "t_CPU[usec]" not in blk["head"]:
+            continue
+        k = blk["head"].split().index("t_CPU[usec]")
+        for row in blk["rows"]:
+            if "out-of-mem." in row:
+                continue
+            seen += 1
+            t = float(row.split()[k])
+            if not lo <= t <= hi:
+                fail(f"t_CPU {t} usec outside {lo:g}..{hi:g} usec in {row.strip()!r}")
+    if not seen:
+        fail("--t-cpu-ms given, but no non-blocking row was printed")
+
+
 def check_files(run):
     opts = run.opts
     for spec in opts.file:
@@ -121,6 +142,8 @@ def check_run(run):
     inv = imb_check.Invocation(run.args, run.opts.np, run.cwd, run.opts.prefix_args.strip(), IO)
     check_header(run, inv)
     check_cpu_column(run)
+    if run.opts.t_cpu_ms:
+        check_cpu_range(run)
     return imb_check.check_run(run, IO)
 
 
@@ -128,6 +151,7 @@ def main():
     ap = imb_check.add_options(mbcheck.parser(__doc__))
     ap.add_argument("--consumed", action="append", default=[],
                     help="a --file the run takes over with --force and removes")
+    ap.add_argument("--t-cpu-ms", help="LO,HI: every non-blocking row's t_CPU in LO..HI ms")
     return mbcheck.main(check_run, ap, tmp_prefix="mb-io-")
 
 

@@ -34,6 +34,8 @@ parser(doc, *, fragments=False, files=True) -> argparse.ArgumentParser
                                         directory; repeatable)
       --creates PATH                    the run must create PATH (repeatable)
       --size PATH=BYTES                 a file --creates names has exactly BYTES bytes
+      --data-at PATH=OFFSET             the 8 bytes at OFFSET of a created file are not all
+                                        zero (data written there, not a hole)
       --text-copy PATH                  a file the run creates that must equal stdout
     and then the run may leave no new file outside --creates' top directories and the paths
     given to Run.allow(). Without files=True the checker checks the files itself
@@ -224,6 +226,8 @@ def parser(doc, *, fragments=False, files=True):
         ap.add_argument("--text-copy", help="a created file that must equal stdout")
         ap.add_argument("--size", action="append", default=[],
                         help="PATH=BYTES: a created file's exact size (repeatable)")
+        ap.add_argument("--data-at", action="append", default=[],
+                        help="PATH=OFFSET: data (not 8 zero bytes) at OFFSET of a created file")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="-- the program's arguments")
     return ap
 
@@ -305,6 +309,13 @@ class Run:
             path, _, want = spec.rpartition("=")
             got = os.path.getsize(self.path(path)) if os.path.isfile(self.path(path)) else None
             check(got == int(want), f"{path} has {got} bytes, expected {want}")
+        for spec in opts.data_at:
+            path, _, offset = spec.rpartition("=")
+            with open(self.path(path), "rb") as f:
+                f.seek(int(offset))
+                data = f.read(8)
+            check(len(data) == 8 and any(data),
+                  f"{path} holds {data.hex() or 'nothing'} at {offset}, expected written data")
         if opts.text_copy:
             check(os.path.isfile(self.path(opts.text_copy)), f"{opts.text_copy} was not created")
             check(self.read(opts.text_copy) == self.stdout, f"{opts.text_copy} differs from stdout")
