@@ -4,72 +4,27 @@
 
 #include <string.h>
 
-/* Short spellings of the table's conditions and text parts (each builds one initializer). */
-#define IS(f, v)                                                                                   \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_IS, .value = (v)                                               \
-    }
-#define IS_NOT(f, v)                                                                               \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_IS_NOT, .value = (v)                                           \
-    }
-#define OTHER_THAN(f, v)                                                                           \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_OTHER_THAN, .value = (v)                                       \
-    }
-#define ONE_OF(f, v)                                                                               \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_ONE_OF, .value = (v)                                           \
-    }
-#define HAS(f)                                                                                     \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_HAS                                                            \
-    }
-#define NUMBER(f)                                                                                  \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_NUMBER                                                         \
-    }
-#define NOT_INT(f)                                                                                 \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_NOT_INT                                                        \
-    }
-#define NOT_TRUE(f)                                                                                \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_NOT_TRUE                                                       \
-    }
-#define INT_IS(f, n)                                                                               \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_INT_IS, .num = (n)                                             \
-    }
-#define INT_AT_LEAST(f, n)                                                                         \
-    {                                                                                              \
-        .field = (f), .test = MB_RT_INT_AT_LEAST, .num = (n)                                       \
-    }
+/* Short spellings of the table's conditions and text parts (each builds one initializer; kept
+ * one per line, as a table). */
+/* clang-format off */
+#define IS(f, v)           {.field = (f), .test = MB_RT_IS, .value = (v)}
+#define IS_NOT(f, v)       {.field = (f), .test = MB_RT_IS_NOT, .value = (v)}
+#define OTHER_THAN(f, v)   {.field = (f), .test = MB_RT_OTHER_THAN, .value = (v)}
+#define ONE_OF(f, v)       {.field = (f), .test = MB_RT_ONE_OF, .value = (v)}
+#define HAS(f)             {.field = (f), .test = MB_RT_HAS}
+#define NUMBER(f)          {.field = (f), .test = MB_RT_NUMBER}
+#define NOT_INT(f)         {.field = (f), .test = MB_RT_NOT_INT}
+#define NOT_TRUE(f)        {.field = (f), .test = MB_RT_NOT_TRUE}
+#define INT_IS(f, n)       {.field = (f), .test = MB_RT_INT_IS, .num = (n)}
+#define INT_AT_LEAST(f, n) {.field = (f), .test = MB_RT_INT_AT_LEAST, .num = (n)}
 
-#define TEXT(s)                                                                                    \
-    {                                                                                              \
-        .kind = MB_RT_TEXT, .before = (s)                                                          \
-    }
-#define STR(b, f, a)                                                                               \
-    {                                                                                              \
-        .kind = MB_RT_STR, .field = (f), .before = (b), .after = (a)                               \
-    }
-#define STR_IF(b, f, a)                                                                            \
-    {                                                                                              \
-        .kind = MB_RT_STR_IF, .field = (f), .before = (b), .after = (a)                            \
-    }
-#define INT(b, f, a)                                                                               \
-    {                                                                                              \
-        .kind = MB_RT_INT, .field = (f), .before = (b), .after = (a)                               \
-    }
-#define INT_IF(b, f, a)                                                                            \
-    {                                                                                              \
-        .kind = MB_RT_INT_IF, .field = (f), .before = (b), .after = (a)                            \
-    }
-#define FLAG(f, s)                                                                                 \
-    {                                                                                              \
-        .kind = MB_RT_FLAG, .field = (f), .before = (s)                                            \
-    }
+#define TEXT(s)            {.kind = MB_RT_TEXT, .before = (s)}
+#define STR(b, f, a)       {.kind = MB_RT_STR, .field = (f), .before = (b), .after = (a)}
+#define STR_IF(b, f, a)    {.kind = MB_RT_STR_IF, .field = (f), .before = (b), .after = (a)}
+#define INT(b, f, a)       {.kind = MB_RT_INT, .field = (f), .before = (b), .after = (a)}
+#define INT_IF(b, f, a)    {.kind = MB_RT_INT_IF, .field = (f), .before = (b), .after = (a)}
+#define FLAG(f, s)         {.kind = MB_RT_FLAG, .field = (f), .before = (s)}
+/* clang-format on */
 
 #define PROCS INT(", ", "processes", " procs")
 
@@ -115,17 +70,13 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
 /* b_eff_io's pattern records are drawn for the partition whose value is the system's (the
  * result's), or, for a run cut before its result, the partition of its first pattern record
- * (the first partition measured); patterns without a place
- * on the chunk axis (position 0: the first and the 1 MB chunks of 2 MB calls of type 0) are
- * left out, as in b_eff_io 2.1's plots. */
+ * (the first partition measured); patterns without a place on the chunk axis (position 0: the
+ * first and the 1 MB chunks of 2 MB calls of type 0) are left out, as in b_eff_io 2.1's plots. */
+/* clang-format off */
 #define BEFFIO_PLOT(pg, acc)                                                                       \
-    {                                                                                              \
-        .page = (pg), .kind = MB_RT_POSITIONS, .x = "position", .y = "mbytes_per_sec",             \
-        .when = {IS("access", acc)}, .only = {                                                     \
-            "partition",                                                                           \
-            "beffio_result"                                                                        \
-        }                                                                                          \
-    }
+    {.page = (pg), .kind = MB_RT_POSITIONS, .x = "position", .y = "mbytes_per_sec",               \
+     .when = {IS("access", acc)}, .only = {"partition", "beffio_result"}}
+/* clang-format on */
 
 /* IMB rows that measured (not skipped), of one group (not -multi 1's per-group rows). */
 #define IMB_OK IS("status", "ok"), NOT_INT("group")
