@@ -305,7 +305,7 @@ static const char *status_word(int st)
 
 /* summary.txt and the end of the job's text: phases, where the I/O ran, the headlines. */
 static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const struct mb_config *cfg,
-                    const struct phase_end *ends, const struct mb_headline *h, const char *fs)
+                    const struct phase_end *ends, const struct mb_headline_set *h, const char *fs)
 {
     const struct mb_job_config *j = cfg->settings;
 
@@ -322,9 +322,9 @@ static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const st
                   mb_job_phase_at(i)->title, status_word(ends[i].status), secs);
     }
     mb_printf(out, "\nHeadline numbers:\n");
-    for (int i = 0; i < MB_HL_N; i++) {
+    for (size_t i = 0; i < h->n; i++) {
         char line[256];
-        mb_headline_line(&h[i], line, sizeof line);
+        mb_headline_line(&h->h[i], line, sizeof line);
         mb_printf(out, "%s", line);
     }
 }
@@ -351,13 +351,8 @@ static void phases_html(char *buf, size_t len, const struct phase_end *ends)
 }
 
 static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                        const struct mb_headline *h, const char *fs, const char *plots)
+                        const struct mb_headline_set *h, const char *fs, const char *plots)
 {
-    static const char *const keys[MB_HL_N] = {
-        [MB_HL_BEFF] = "b_eff_mbytes_per_sec",      [MB_HL_BEFFIO] = "b_eff_io_mbytes_per_sec",
-        [MB_HL_PP_LAT] = "pingpong_latency_usec",   [MB_HL_PP_BW] = "pingpong_mbytes_per_sec",
-        [MB_HL_ALLRED8] = "allreduce_8_bytes_usec",
-    };
     const struct mb_job_config *j = cfg->settings;
     struct mb_jobj o;
 
@@ -368,8 +363,8 @@ static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_jobj_str(&o, "output_dir", j->dir);
     mb_jobj_str(&o, "io_dir", j->scratch);
     mb_jobj_str(&o, "io_filesystem", fs);
-    for (int i = 0; i < MB_HL_N; i++)
-        mb_jobj_num(&o, keys[i], h[i].present ? h[i].value : NAN);
+    for (size_t i = 0; i < h->n; i++)
+        mb_jobj_num(&o, h->h[i].key, h->h[i].present ? h->h[i].value : NAN);
     mb_jobj_str(&o, "plots", plots);
     mb_jobj_write(&o, ctx->json);
 }
@@ -383,12 +378,12 @@ static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg
                            const char *fs)
 {
     const struct mb_job_config *j = cfg->settings;
-    struct mb_headline h[MB_HL_N];
+    struct mb_headline_set h;
     struct mb_plot_list plots = {0};
     char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
     FILE *f;
 
-    mb_headlines(all, h);
+    mb_headlines(all, &h);
     sprintf(path, "%s/summary.txt", j->dir);
     f = fopen(path, "w");
     if (!f)
@@ -396,12 +391,12 @@ static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg
     {
         const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
         mb_provenance_text(ctx->prov, &file);
-        summary(&file, ctx, cfg, ends, h, fs);
+        summary(&file, ctx, cfg, ends, &h, fs);
     }
     mb_sink_close(f, path);
     phases_html(html, sizeof html, ends);
     sprintf(path, "%s/index.html", j->dir);
-    if (mb_html_write(path, "plots/", all, h, &plots, html, msg, sizeof msg) != 0)
+    if (mb_html_write(path, "plots/", all, &h, &plots, html, msg, sizeof msg) != 0)
         mb_die("%s", msg);
     free(path);
 }
@@ -412,13 +407,13 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
                        const struct phase_end *ends, const struct mb_records *all, const char *fs)
 {
     const struct mb_job_config *j = cfg->settings;
-    struct mb_headline h[MB_HL_N];
+    struct mb_headline_set h;
     struct mb_plot_list plots = {0};
     char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
     const char *plot_note = "drawn";
     FILE *f;
 
-    mb_headlines(all, h);
+    mb_headlines(all, &h);
     sprintf(path, "%s/plots", j->dir);
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         mb_eprintf("%s: note: cannot create '%s': %s; no plots", cfg->prog, path, strerror(errno));
@@ -430,7 +425,7 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
             plot_note = rc > 0 ? "scripts only" : "not drawn";
         }
     }
-    result_json(ctx, cfg, h, fs, plot_note);
+    result_json(ctx, cfg, &h, fs, plot_note);
 
     sprintf(path, "%s/summary.txt", j->dir);
     f = fopen(path, "w");
@@ -439,14 +434,14 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
     {
         const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
         mb_provenance_text(ctx->prov, &file);
-        summary(&file, ctx, cfg, ends, h, fs);
+        summary(&file, ctx, cfg, ends, &h, fs);
     }
     mb_sink_close(f, path);
-    summary(&ctx->out, ctx, cfg, ends, h, fs);
+    summary(&ctx->out, ctx, cfg, ends, &h, fs);
 
     phases_html(html, sizeof html, ends);
     sprintf(path, "%s/index.html", j->dir);
-    if (mb_html_write(path, "plots/", all, h, &plots, html, msg, sizeof msg) != 0)
+    if (mb_html_write(path, "plots/", all, &h, &plots, html, msg, sizeof msg) != 0)
         mb_die("%s", msg);
     mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s\n", plots.n, j->dir, plot_note,
               path);

@@ -1,6 +1,7 @@
 #include "results/compare.h"
 
 #include "core/report_text.h"
+#include "results/record_types.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -56,89 +57,49 @@ static void add(struct measures *ms, const char *key, const char *unit, double v
     m->higher_better = higher_better;
 }
 
-static const char *s_or(const json_t *o, const char *key, const char *dflt)
+/* The record's numbers as the table describes them (results/record_types.c): one measurement
+ * per figure whose conditions hold, named by the figure, the record's name and its place. */
+static void figure(struct measures *ms, const json_t *o, const struct mb_record_type *t,
+                   const struct mb_rt_figure *f)
 {
-    const char *s = mb_rec_str(o, key);
-    return s ? s : dflt;
+    const double scale = f->scale != 0 ? f->scale : 1;
+    double v = mb_rec_num(o, f->field), lo = NAN, hi = NAN;
+    char k[200];
+
+    if (!isfinite(v) && f->field_else)
+        v = mb_rec_num(o, f->field_else);
+    snprintf(k, sizeof k, "%s", f->name ? f->name : "");
+    mb_rt_text(k, sizeof k, o, t->name);
+    mb_rt_text(k, sizeof k, o, t->at);
+    if (f->per) {
+        /* Samples of the field per, in its unit: scaled to the figure by figure / per. */
+        const json_t *s = json_object_get(o, f->samples);
+        const double t_per = mb_rec_num(o, f->per);
+        const double k_per = isfinite(v) && t_per > 0 ? v / t_per : scale;
+        for (size_t j = 0; j < json_array_size(s); j++) {
+            const double x = json_number_value(json_array_get(s, j));
+            lo = j ? fmin(lo, x) : x;
+            hi = j ? fmax(hi, x) : x;
+        }
+        add(ms, k, f->unit, t_per * k_per, lo * k_per, hi * k_per, f->better == MB_RT_HIGHER);
+        return;
+    }
+    if (f->lo)
+        lo = mb_rec_num(o, f->lo) * scale;
+    if (f->hi)
+        hi = mb_rec_num(o, f->hi) * scale;
+    add(ms, k, f->unit, v * scale, lo, hi, f->better == MB_RT_HIGHER);
 }
 
 static void extract(const struct mb_records *r, struct measures *ms)
 {
-    char k[200];
-
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
-        const long long np = mb_rec_int(o, "processes", 0);
+        const struct mb_record_type *t = mb_rt_of(o);
 
-        if (mb_rec_is(o, "result")) { /* IMB-MPI1, IMB-EXT, IMB-IO */
-            const char *st = mb_rec_str(o, "status"), *mode = mb_rec_str(o, "mode");
-            const long long bytes = mb_rec_int(o, "bytes", -1), group = mb_rec_int(o, "group", -1);
-            char sz[32] = "", grp[32] = "";
-            if (!st || strcmp(st, "ok") != 0)
-                continue;
-            if (bytes >= 0)
-                snprintf(sz, sizeof sz, ", %lld bytes", bytes);
-            if (group >= 0)
-                snprintf(grp, sizeof grp, " group %lld", group);
-            snprintf(k, sizeof k, "%s %s%s%s%s, %lld procs%s%s", s_or(o, "suite", "?"),
-                     json_is_true(json_object_get(o, "multi")) ? "Multi-" : "",
-                     s_or(o, "benchmark", "?"), mode ? " " : "", mode ? mode : "", np, grp, sz);
-            add(ms, k, "usec", mb_rec_num(o, "t_avg_usec"), mb_rec_num(o, "t_min_usec"),
-                mb_rec_num(o, "t_max_usec"), 0);
-        } else if (mb_rec_is(o, "presta_row")) {
-            /* com, laten, rma: the time per operation the program prints (laten's latency,
-             * com's and rma's op time); the samples' spread scaled from per measurement. */
-            const json_t *s = json_object_get(o, "samples_sec");
-            const double t = mb_rec_num(o, "time_sec");
-            double op = mb_rec_num(o, "latency_us"), lo = NAN, hi = NAN, per;
-            if (!isfinite(op))
-                op = mb_rec_num(o, "op_time_us");
-            per = isfinite(op) && t > 0 ? op / t : 1e6; /* usec per second of measurement */
-            for (size_t j = 0; j < json_array_size(s); j++) {
-                const double v = json_number_value(json_array_get(s, j));
-                lo = j ? fmin(lo, v) : v;
-                hi = j ? fmax(hi, v) : v;
-            }
-            snprintf(k, sizeof k, "%s %s, %lld procs, %lld bytes", s_or(o, "program", "?"),
-                     s_or(o, "test", "?"), np, mb_rec_int(o, "size_bytes", 0));
-            add(ms, k, "usec", t * per, lo * per, hi * per, 0);
-        } else if (mb_rec_is(o, "presta_allred")) {
-            snprintf(k, sizeof k, "allred Allreduce, %lld procs, %lld bytes", np,
-                     mb_rec_int(o, "message_bytes", 0));
-            add(ms, k, "usec", mb_rec_num(o, "op_mean_us"), NAN, NAN, 0);
-        } else if (mb_rec_is(o, "presta_globalop")) {
-            snprintf(k, sizeof k, "globalop %s, %lld procs, repetition %lld",
-                     s_or(o, "section", "?"), np, mb_rec_int(o, "repetition", 0));
-            add(ms, k, "usec", mb_rec_num(o, "avg_sec") * 1e6, mb_rec_num(o, "min_sec") * 1e6,
-                mb_rec_num(o, "max_sec") * 1e6, 0);
-        } else if (mb_rec_is(o, "beff_result")) {
-            snprintf(k, sizeof k, "b_eff, %lld procs", np);
-            add(ms, k, "MB/s", mb_rec_num(o, "b_eff_mbytes_per_sec"), NAN, NAN, 1);
-            snprintf(k, sizeof k, "b_eff at L_max, %lld procs", np);
-            add(ms, k, "MB/s", mb_rec_num(o, "b_eff_at_lmax_mbytes_per_sec"), NAN, NAN, 1);
-        } else if (mb_rec_is(o, "beffio_type")) {
-            snprintf(k, sizeof k, "b_eff_io %s %s, %lld procs", s_or(o, "access", "?"),
-                     s_or(o, "pattern_type", "?"), np);
-            add(ms, k, "MB/s", mb_rec_num(o, "weighted_mbytes_per_sec"), NAN, NAN, 1);
-        } else if (mb_rec_is(o, "beffio_result")) {
-            /* Each definition under its own name (docs/adr/program-beffio-headline.md): a file
-             * of older mpibench, whose value was the weighted one, is never set against
-             * release 2.1's value. */
-            const char *def = mb_rec_str(o, "definition");
-            if (def && strcmp(def, "release21") == 0) {
-                snprintf(k, sizeof k, "b_eff_io, %lld procs", np);
-                add(ms, k, "MB/s", mb_rec_num(o, "b_eff_io_mbytes_per_sec"), NAN, NAN, 1);
-                snprintf(k, sizeof k, "b_eff_io weighted, %lld procs", np);
-                add(ms, k, "MB/s", mb_rec_num(o, "weighted_mbytes_per_sec"), NAN, NAN, 1);
-            } else {
-                snprintf(k, sizeof k, "b_eff_io weighted, %lld procs", np);
-                add(ms, k, "MB/s", mb_rec_num(o, "b_eff_io_mbytes_per_sec"), NAN, NAN, 1);
-                if (def) {
-                    snprintf(k, sizeof k, "b_eff_io, %lld procs", np);
-                    add(ms, k, "MB/s", mb_rec_num(o, "release21_mbytes_per_sec"), NAN, NAN, 1);
-                }
-            }
-        }
+        for (int f = 0; t && f < MB_RT_FIGURES && t->figures[f].field; f++)
+            if (mb_rt_holds(o, t->figures[f].when))
+                figure(ms, o, t, &t->figures[f]);
     }
 }
 

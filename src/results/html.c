@@ -1,5 +1,7 @@
 #include "results/html.h"
 
+#include "results/record_types.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -34,15 +36,18 @@ static void row(FILE *f, const char *label, const char *value)
     fputs("</td></tr>\n", f);
 }
 
-/* Where the results come from: the first header record (each suite writes one). */
+/* Where the results come from: the first record of the provenance type of the table (the
+ * header: each suite writes one). */
 static void about(FILE *f, const struct mb_records *r)
 {
     const json_t *h = NULL;
     char buf[512];
 
-    for (size_t i = 0; i < r->n && !h; i++)
-        if (mb_rec_is(r->rec[i], "header"))
+    for (size_t i = 0; i < r->n && !h; i++) {
+        const struct mb_record_type *t = mb_rt_of(r->rec[i]);
+        if (t && t->provenance)
             h = r->rec[i];
+    }
     fputs("<h2>Machine</h2>\n<table>\n", f);
     row(f, "results", r->path);
     if (h) {
@@ -69,7 +74,7 @@ static void about(FILE *f, const struct mb_records *r)
 }
 
 int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
-                  const struct mb_headline h[MB_HL_N], const struct mb_plot_list *plots,
+                  const struct mb_headline_set *hl, const struct mb_plot_list *plots,
                   const char *extra, char *msg, size_t len)
 {
     FILE *f = fopen(path, "w");
@@ -91,15 +96,16 @@ int mb_html_write(const char *path, const char *img_prefix, const struct mb_reco
     fputs("<h2>Headline numbers</h2>\n<table id=\"headlines\">\n"
           "<tr><th>measure</th><th>value</th><th>unit</th><th>from</th></tr>\n",
           f);
-    for (int i = 0; i < MB_HL_N; i++) {
+    for (size_t i = 0; i < hl->n; i++) {
+        const struct mb_headline *h = &hl->h[i];
         fputs("<tr><td>", f);
-        mb_html_text(f, h[i].label);
-        if (h[i].present)
-            snprintf(buf, sizeof buf, "%.2f", h[i].value);
-        fprintf(f, "</td><td class=\"num\">%s</td><td>", h[i].present ? buf : "-");
-        mb_html_text(f, h[i].unit);
+        mb_html_text(f, h->label);
+        if (h->present)
+            snprintf(buf, sizeof buf, "%.2f", h->value);
+        fprintf(f, "</td><td class=\"num\">%s</td><td>", h->present ? buf : "-");
+        mb_html_text(f, h->unit);
         fputs("</td><td>", f);
-        mb_html_text(f, h[i].present ? h[i].detail : "not measured");
+        mb_html_text(f, h->present ? h->detail : "not measured");
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);

@@ -16,7 +16,7 @@ void mb_html_text(FILE *f, const char *s);
  * escaped HTML fragment placed after the headline table (the main job's phases), or NULL.
  * 0, or -1 with msg. */
 int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
-                  const struct mb_headline h[MB_HL_N], const struct mb_plot_list *plots,
+                  const struct mb_headline_set *hl, const struct mb_plot_list *plots,
                   const char *extra, char *msg, size_t len);
 
 #endif

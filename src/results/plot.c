@@ -1,6 +1,6 @@
 #include "results/plot.h"
 
-#include "beffio/beffio.h"
+#include "results/record_types.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,8 @@ struct plot {
     /* Empty: x is a size on a logarithmic axis. Otherwise a gnuplot tic list for a linear
      * axis of positions (b_eff_io's pseudo-logarithmic chunk axis). */
     char xtics[160];
-    int xlast; /* the last position of that axis */
+    int xlast;         /* the last position of that axis */
+    double last_value; /* the last position's value (its tic: b_eff_io's L_max) */
 };
 
 /* Titles travel into gnuplot's single-quoted strings and HTML: printable ASCII only, and a
@@ -80,203 +81,126 @@ static void free_plot(struct plot *p)
     }
 }
 
-static int str_is(const json_t *o, const char *key, const char *want)
+/* The key of a record's most_per fields (NULL parts as "", which no suite or benchmark is
+ * called). */
+static void per_key(char *k, size_t len, const json_t *o, const struct mb_rt_plot *d)
 {
-    const char *v = mb_rec_str(o, key);
-    return v && strcmp(v, want) == 0;
+    const char *a = d->most_per[0] ? mb_rec_str(o, d->most_per[0]) : NULL;
+    const char *b = d->most_per[1] ? mb_rec_str(o, d->most_per[1]) : NULL;
+    snprintf(k, len, "%s\n%s", a ? a : "", b ? b : "");
 }
 
-/* An IMB row that measured (not skipped), of one group (not -multi 1's per-group rows). */
-static int imb_ok(const json_t *o)
+/* The partition-like value d->only selects: that of the last record of type only.type, or,
+ * without one (a cut run), that of the first record of type t. */
+static long long only_value(const struct mb_records *r, const struct mb_record_type *const *type_of,
+                            const struct mb_record_type *t, const struct mb_rt_plot *d)
 {
-    return mb_rec_is(o, "result") && str_is(o, "status", "ok") &&
-           !json_is_integer(json_object_get(o, "group"));
-}
+    long long v = -1;
 
-static void series_title(char *t, size_t len, const json_t *o)
-{
-    const char *mode = mb_rec_str(o, "mode");
-    snprintf(t, len, "%s %s%s%s%s, %lld procs", mb_rec_str(o, "suite"),
-             json_is_true(json_object_get(o, "multi")) ? "Multi-" : "", mb_rec_str(o, "benchmark"),
-             mode ? " " : "", mode ? mode : "", mb_rec_int(o, "processes", 0));
-}
-
-/* PingPong and IMB-EXT's Unidir (guide 3.3.2, 4.2.3): time and bandwidth per size. */
-static void pt2pt(const struct mb_records *r, struct plot *lat, struct plot *bw)
-{
     for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        const char *b = mb_rec_str(o, "benchmark");
-        char t[96];
-
-        if (!imb_ok(o) || !b ||
-            (strcmp(b, "PingPong") != 0 && strcmp(b, "Unidir_Put") != 0 &&
-             strcmp(b, "Unidir_Get") != 0))
-            continue;
-        series_title(t, sizeof t, o);
-        add_point(lat, t, mb_rec_num(o, "bytes"), mb_rec_num(o, "t_avg_usec"), 0);
-        add_point(bw, t, mb_rec_num(o, "bytes"), mb_rec_num(o, "mbytes_per_sec"), 0);
+        if (mb_rec_is(r->rec[i], d->only.type))
+            v = mb_rec_int(r->rec[i], d->only.field, -1);
+        else if (v < 0 && type_of[i] == t)
+            v = -2; /* a cut run: taken from the records of type t below */
     }
+    for (size_t i = 0; i < r->n && v == -2; i++)
+        if (type_of[i] == t)
+            v = v < mb_rec_int(r->rec[i], d->only.field, 0)
+                    ? mb_rec_int(r->rec[i], d->only.field, 0)
+                    : v;
+    return v;
 }
 
-/* IMB-IO (guide 4.2.4): bandwidth per size of each benchmark and mode. */
-static void imb_io(const struct mb_records *r, struct plot *p)
+/* The records of type t draw into p as d describes (results/record_types.h). The sets that
+ * select records (largest counts, joined records) are found in one pass each (jansson objects
+ * as hash tables), so that a file of many rows is read in linear time, not quadratic. */
+static void draw(const struct mb_records *r, const struct mb_record_type *const *type_of,
+                 const struct mb_record_type *t, const struct mb_rt_plot *d,
+                 const struct mb_rt_axis *axis, struct plot *p)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        char t[96];
-
-        if (!imb_ok(o) || !str_is(o, "suite", "IMB-IO"))
-            continue;
-        series_title(t, sizeof t, o);
-        add_point(p, t, mb_rec_num(o, "bytes"), mb_rec_num(o, "mbytes_per_sec"), 0);
-    }
-}
-
-/* Presta com and rma: bandwidth per size of each test and process count. */
-static void presta(const struct mb_records *r, struct plot *p)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        char t[96];
-
-        if (!mb_rec_is(o, "presta_row") || !json_is_number(json_object_get(o, "bandwidth_mbs")))
-            continue;
-        snprintf(t, sizeof t, "%s %s, %lld procs", mb_rec_str(o, "program"), mb_rec_str(o, "test"),
-                 mb_rec_int(o, "processes", 0));
-        add_point(p, t, mb_rec_num(o, "size_bytes"), mb_rec_num(o, "bandwidth_mbs"), 0);
-    }
-}
-
-/* The key of a benchmark of a suite in collectives()'s table (NULL parts as "", which no
- * suite or benchmark is called). */
-static void suite_benchmark(char *k, size_t len, const json_t *o)
-{
-    const char *s = mb_rec_str(o, "suite"), *b = mb_rec_str(o, "benchmark");
-    snprintf(k, len, "%s\n%s", s ? s : "", b ? b : "");
-}
-
-/* Collectives: t_avg per size, each benchmark at the largest process count it ran on. The
- * largest count of each suite and benchmark is found in one pass (a jansson object as a hash
- * table), so that a file of many rows is read in linear time, not quadratic. */
-static void collectives(const struct mb_records *r, struct plot *p)
-{
-    json_t *most = json_object();
+    json_t *most = d->most ? json_object() : NULL, *joined = d->join.type ? json_object() : NULL;
+    const long long only = d->only.field ? only_value(r, type_of, t, d) : 0;
     char k[256];
 
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *q = r->rec[i];
-        const long long np = mb_rec_int(q, "processes", 0);
+    for (size_t i = 0; most && i < r->n; i++) {
+        const json_t *o = r->rec[i];
+        const long long v = mb_rec_int(o, d->most, 0);
         const json_t *m;
 
-        if (!imb_ok(q) || json_is_true(json_object_get(q, "multi")) ||
-            !mb_rec_str(q, "benchmark") || !mb_rec_str(q, "suite"))
+        if (type_of[i] != t || !mb_rt_holds(o, d->when))
             continue;
-        suite_benchmark(k, sizeof k, q);
+        per_key(k, sizeof k, o, d);
         m = json_object_get(most, k);
-        if (!m || np > json_integer_value(m))
-            mb_rs_index_set(most, k, np);
+        if (!m || v > json_integer_value(m))
+            mb_rs_index_set(most, k, v);
+    }
+    for (size_t i = 0; joined && i < r->n; i++) {
+        const json_t *o = r->rec[i];
+        if (!mb_rec_is(o, d->join.type) || !json_is_integer(json_object_get(o, d->join.field)))
+            continue;
+        snprintf(k, sizeof k, "%lld", mb_rec_int(o, d->join.field, 0));
+        mb_rs_index_set(joined, k, mb_rt_holds_one(o, &d->join.cond));
     }
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
-        const long long np = mb_rec_int(o, "processes", 0);
-        char t[96];
+        char title[96] = "";
 
-        if (!imb_ok(o) || !str_is(o, "class", "collective") || str_is(o, "suite", "IMB-IO") ||
-            json_is_true(json_object_get(o, "multi")) || !mb_rec_str(o, "benchmark") ||
-            !mb_rec_str(o, "suite"))
+        if (type_of[i] != t || !mb_rt_holds(o, d->when))
             continue;
-        suite_benchmark(k, sizeof k, o);
-        if (np != json_integer_value(json_object_get(most, k)))
+        if (most) {
+            per_key(k, sizeof k, o, d);
+            if (mb_rec_int(o, d->most, 0) != json_integer_value(json_object_get(most, k)))
+                continue;
+        }
+        if (joined) {
+            if (!json_is_integer(json_object_get(o, d->join.field)))
+                continue;
+            snprintf(k, sizeof k, "%lld", mb_rec_int(o, d->join.field, 0));
+            if (json_integer_value(json_object_get(joined, k)) != 1)
+                continue;
+        }
+        if (d->only.field && mb_rec_int(o, d->only.field, -1) != only)
             continue;
-        series_title(t, sizeof t, o);
-        add_point(p, t, mb_rec_num(o, "bytes"), mb_rec_num(o, "t_avg_usec"), 0);
-    }
-    json_decref(most);
-}
-
-/* b_eff (b_eff paper §3): the ring and random averages and b_eff per size from the result,
- * and each additional pattern's best bandwidth (over methods and repetitions) per size. */
-static void beff(const struct mb_records *r, struct plot *p)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        static const char *const arrays[][2] = {{"rings_mbytes_per_sec", "rings (average)"},
-                                                {"random_mbytes_per_sec", "random (average)"},
-                                                {"b_eff_by_size_mbytes_per_sec", "b_eff"}};
-        const json_t *bytes = json_object_get(o, "bytes");
-
-        if (!mb_rec_is(o, "beff_result"))
-            continue;
-        for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
-            const json_t *v = json_object_get(o, arrays[a][0]);
-            for (size_t k = 0; k < json_array_size(bytes); k++)
-                add_point(p, arrays[a][1], json_number_value(json_array_get(bytes, k)),
-                          json_number_value(json_array_get(v, k)), 0);
+        mb_rt_text(title, sizeof title, o, t->name);
+        if (d->kind == MB_RT_POINTS) {
+            add_point(p, title, mb_rec_num(o, d->x), mb_rec_num(o, d->y), d->keep_max);
+        } else if (d->kind == MB_RT_ARRAYS) {
+            const json_t *x = json_object_get(o, d->x);
+            for (int a = 0; a < MB_RT_SERIES && d->arrays[a].field; a++) {
+                const json_t *y = json_object_get(o, d->arrays[a].field);
+                for (size_t j = 0; j < json_array_size(x); j++)
+                    add_point(p, d->arrays[a].title, json_number_value(json_array_get(x, j)),
+                              json_number_value(json_array_get(y, j)), d->keep_max);
+            }
+        } else if (axis) { /* MB_RT_POSITIONS */
+            const long long pos = mb_rec_int(o, d->x, 0);
+            if (pos <= 0 || pos > axis->n)
+                continue;
+            if (pos == axis->n)
+                p->last_value = mb_rec_num(o, axis->last_field);
+            add_point(p, title, axis->x[pos - 1], mb_rec_num(o, d->y), d->keep_max);
         }
     }
-    /* Additional ("info") patterns: the rings and random ones are averaged above. */
-    unsigned char info[256] = {0};
-    for (size_t i = 0; i < r->n; i++) {
-        const long long k = mb_rec_int(r->rec[i], "pattern", -1);
-        if (mb_rec_is(r->rec[i], "beff_pattern") && k >= 0 && k < 256)
-            info[k] = str_is(r->rec[i], "role", "info");
-    }
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        const long long k = mb_rec_int(o, "pattern", -1);
-        const char *label = mb_rec_str(o, "label");
-
-        if (mb_rec_is(o, "beff_measurement") && label && k >= 0 && k < 256 && info[k])
-            add_point(p, label, mb_rec_num(o, "bytes"), mb_rec_num(o, "mbytes_per_sec"), 1);
-    }
+    json_decref(most);
+    json_decref(joined);
 }
 
-/* b_eff_io (b_eff_io paper Fig. 2): per access method, bandwidth per chunk size of each
- * pattern type, for the partition whose value is the system's (the largest one measured
- * when the run ended early). The chunk axis is the paper's pseudo-logarithmic one - 1k, +8,
- * 32k, +8, 1M, +8, L_max - with the positions b_eff_io's own plot files use, so the "+8"
- * (non-wellformed) point stands beside its power of two instead of on top of it; patterns
- * without a place there (the first and the 1 MB chunks of 2 MB calls of type 0) are left
- * out, as in b_eff_io's plots. */
-static void beffio(const struct mb_records *r, struct plot *p, const char *access)
+/* A position axis's tic list for gnuplot: "('1k' 1, '+8' 2, ..., '16M' 10)", the last tic
+ * being the last position's value in MiB as b_eff_io's plots label it, or its name when
+ * nothing was measured there. */
+static void position_tics(struct plot *p, const struct mb_rt_axis *axis)
 {
-    const int last = mb_bio_position_x(MB_BIO_POSITIONS);
-    long long part = -1;
-    double lmax = 0;
-    char label[24] = "L_max";
+    char last[24];
+    size_t n = (size_t)snprintf(p->xtics, sizeof p->xtics, "(");
 
-    for (size_t i = 0; i < r->n; i++) {
-        if (mb_rec_is(r->rec[i], "beffio_result"))
-            part = mb_rec_int(r->rec[i], "partition", -1);
-        else if (part < 0 && mb_rec_is(r->rec[i], "beffio_pattern"))
-            part = -2; /* a cut run: take the last partition seen below */
-    }
-    for (size_t i = 0; i < r->n && part == -2; i++)
-        if (mb_rec_is(r->rec[i], "beffio_pattern"))
-            part = part < mb_rec_int(r->rec[i], "partition", 0)
-                       ? mb_rec_int(r->rec[i], "partition", 0)
-                       : part;
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        const long long pos = mb_rec_int(o, "position", 0);
-        const int x = pos > 0 && pos <= MB_BIO_POSITIONS ? mb_bio_position_x((int)pos) : 0;
-        char t[96];
-
-        if (!mb_rec_is(o, "beffio_pattern") || !str_is(o, "access", access) ||
-            mb_rec_int(o, "partition", -1) != part || x == 0)
-            continue;
-        if (x == last)
-            lmax = mb_rec_num(o, "chunk_bytes");
-        snprintf(t, sizeof t, "%s, %lld procs", mb_rec_str(o, "pattern_type"),
-                 mb_rec_int(o, "processes", 0));
-        add_point(p, t, x, mb_rec_num(o, "mbytes_per_sec"), 0);
-    }
-    /* L_max in MiB as b_eff_io's plots label it, or its name when it was not measured. */
-    if (lmax > 0)
-        snprintf(label, sizeof label, "%.4gM", lmax / 1048576.0);
-    mb_bio_xtics(p->xtics, sizeof p->xtics, label);
-    p->xlast = last;
+    snprintf(last, sizeof last, "%s", axis->last_name);
+    if (p->last_value > 0)
+        snprintf(last, sizeof last, "%.4gM", p->last_value / 1048576.0);
+    for (int i = 0; i < axis->n && n < sizeof p->xtics; i++)
+        n += (size_t)snprintf(p->xtics + n, sizeof p->xtics - n, "'%s' %d%s",
+                              i < axis->n - 1 ? axis->tic[i] : last, axis->x[i],
+                              i < axis->n - 1 ? ", " : ")");
+    p->xlast = axis->x[axis->n - 1];
 }
 
 struct xy {
@@ -432,47 +356,6 @@ static int run_gnuplot(const char *dir, char *msg, size_t len)
     return 0;
 }
 
-/* Every plot, in the order of index.html. */
-enum { LAT, BW, COLL, PRESTA, IMBIO, BEFF, BIO_W, BIO_RW, BIO_R, N };
-static const struct plot plots[N] = {
-    [LAT] = {.name = "pt2pt_latency",
-             .title = "Point-to-point latency (IMB PingPong, Unidir)",
-             .xlabel = "message size [bytes]",
-             .ylabel = "time [usec]"},
-    [BW] = {.name = "pt2pt_bandwidth",
-            .title = "Point-to-point bandwidth (IMB PingPong, Unidir)",
-            .xlabel = "message size [bytes]",
-            .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
-    [COLL] = {.name = "collectives",
-              .title = "Collectives: average time per call (IMB)",
-              .xlabel = "message size [bytes]",
-              .ylabel = "t_avg [usec]"},
-    [PRESTA] = {.name = "presta_bandwidth",
-                .title = "Presta com/rma: bandwidth per message size",
-                .xlabel = "message size [bytes]",
-                .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-    [IMBIO] = {.name = "imb_io_bandwidth",
-               .title = "IMB-IO: bandwidth per transfer size",
-               .xlabel = "transfer size [bytes]",
-               .ylabel = "bandwidth [MBytes/sec, 2^20 bytes]"},
-    [BEFF] = {.name = "beff",
-              .title = "b_eff: bandwidth per message size and pattern",
-              .xlabel = "message size [bytes]",
-              .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-    [BIO_W] = {.name = "beffio_write",
-               .title = "b_eff_io: write bandwidth per chunk size",
-               .xlabel = "contiguous chunk size on disk",
-               .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-    [BIO_RW] = {.name = "beffio_rewrite",
-                .title = "b_eff_io: rewrite bandwidth per chunk size",
-                .xlabel = "contiguous chunk size on disk",
-                .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-    [BIO_R] = {.name = "beffio_read",
-               .title = "b_eff_io: read bandwidth per chunk size",
-               .xlabel = "contiguous chunk size on disk",
-               .ylabel = "bandwidth [MB/s, 10^6 bytes]"},
-};
-
 void mb_plot_files(void (*each)(const char *file, void *arg), void *arg)
 {
     static const char *const own[] = {"plots.gp", "gnuplot.log", "index.html"};
@@ -481,9 +364,9 @@ void mb_plot_files(void (*each)(const char *file, void *arg), void *arg)
 
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         each(own[i], arg);
-    for (int i = 0; i < N; i++)
+    for (size_t i = 0; i < mb_rt_page_count; i++)
         for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++) {
-            snprintf(file, sizeof file, "%s.%s", plots[i].name, ext[e]);
+            snprintf(file, sizeof file, "%s.%s", mb_rt_pages[i].name, ext[e]);
             each(file, arg);
         }
 }
@@ -491,21 +374,32 @@ void mb_plot_files(void (*each)(const char *file, void *arg), void *arg)
 int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
                    char *msg, size_t len)
 {
-    struct plot p[N];
+    const size_t n = mb_rt_page_count;
+    struct plot *p = mb_rs_alloc(NULL, n, sizeof *p);
+    const struct mb_record_type **type_of = mb_rs_alloc(NULL, r->n + 1, sizeof *type_of);
     char path[4096];
     FILE *gp;
     int status = 0;
 
-    memcpy(p, plots, sizeof p);
     list->n = 0;
-    pt2pt(r, &p[LAT], &p[BW]);
-    collectives(r, &p[COLL]);
-    presta(r, &p[PRESTA]);
-    imb_io(r, &p[IMBIO]);
-    beff(r, &p[BEFF]);
-    beffio(r, &p[BIO_W], "write");
-    beffio(r, &p[BIO_RW], "rewrite");
-    beffio(r, &p[BIO_R], "read");
+    for (size_t i = 0; i < r->n; i++)
+        type_of[i] = mb_rt_of(r->rec[i]);
+    /* Each page from the record types that draw into it, in the table's order. */
+    for (size_t i = 0; i < n; i++) {
+        const struct mb_rt_page *pg = &mb_rt_pages[i];
+        memset(&p[i], 0, sizeof p[i]);
+        p[i].name = pg->name;
+        p[i].title = pg->title;
+        p[i].xlabel = pg->xlabel;
+        p[i].ylabel = pg->ylabel;
+        for (size_t t = 0; t < mb_record_type_count; t++)
+            for (int k = 0; k < MB_RT_PLOTS && mb_record_types[t].plots[k].page; k++)
+                if (strcmp(mb_record_types[t].plots[k].page, pg->name) == 0)
+                    draw(r, type_of, &mb_record_types[t], &mb_record_types[t].plots[k], pg->axis,
+                         &p[i]);
+        if (pg->axis)
+            position_tics(&p[i], pg->axis);
+    }
 
     snprintf(path, sizeof path, "%s/plots.gp", dir);
     gp = fopen(path, "w");
@@ -515,8 +409,8 @@ int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_l
     } else {
         fprintf(gp, "# mpibench plots: 'gnuplot plots.gp' in this directory redraws them\n");
     }
-    for (int i = 0; i < N && status == 0; i++) {
-        if (p[i].n == 0)
+    for (size_t i = 0; i < n && status == 0; i++) {
+        if (p[i].n == 0 || list->n == MB_MAX_PLOTS)
             continue;
         status = write_data(dir, &p[i], msg, len);
         write_script(gp, &p[i]);
@@ -527,8 +421,10 @@ int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_l
         snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
         status = -1;
     }
-    for (int i = 0; i < N; i++)
+    for (size_t i = 0; i < n; i++)
         free_plot(&p[i]);
+    free(p);
+    free(type_of);
     if (status == 0 && list->n > 0)
         status = run_gnuplot(dir, msg, len);
     return status;

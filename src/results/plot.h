@@ -1,8 +1,8 @@
 /* Plots of a set of results (gnuplot, PNG and SVG): PingPong/Unidir latency and bandwidth vs
  * message size, collectives' time vs size, b_eff's bandwidth vs size per pattern, and
  * b_eff_io's bandwidth vs chunk size per pattern type and access method (b_eff_io paper,
- * Fig. 2). Each plot is drawn from whatever records of its kind the file holds; a plot
- * without data is not drawn. */
+ * Fig. 2). Each plot is drawn from whatever records the file holds of the record types that
+ * draw into it (results/record_types.c); a plot without data is not drawn. */
 #ifndef MB_PLOT_H
 #define MB_PLOT_H
 

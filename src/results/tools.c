@@ -90,7 +90,7 @@ static int plot_main(int argc, char **argv)
                                           {0, 0, 0, 0}};
     const char *dir = "mpibench-plots";
     struct mb_records r = {0};
-    struct mb_headline h[MB_HL_N];
+    struct mb_headline_set h;
     struct mb_plot_list list;
     struct mb_error err = {0};
     char msg[1200], *page;
@@ -130,10 +130,10 @@ static int plot_main(int argc, char **argv)
         } else {
             if (drawn > 0)
                 mb_eprintf("mpibench plot: %s", msg);
-            mb_headlines(&r, h);
+            mb_headlines(&r, &h);
             page = mb_rs_alloc(NULL, strlen(dir) + sizeof "/index.html", 1);
             sprintf(page, "%s/index.html", dir);
-            if (mb_html_write(page, "", &r, h, &list, NULL, msg, sizeof msg) != 0) {
+            if (mb_html_write(page, "", &r, &h, &list, NULL, msg, sizeof msg) != 0) {
                 mb_eprintf("mpibench plot: run-time error: %s", msg);
                 status = MB_EXIT_RUNTIME;
             } else {
