@@ -172,7 +172,7 @@ def main():
     root = tempfile.mkdtemp(prefix="mb-cli-batch-")
     start = time.monotonic()
     cases = [Case(i, f, root) for i, f in enumerate(load_cases(opts.table, opts.cases))]
-    reports, jobs, status = {}, 0, 0
+    reports, jobs, status, alone = {}, 0, 0, []
     pending = cases
     while pending:
         jobs += 1
@@ -190,6 +190,7 @@ def main():
         if stopped is None:
             break
         case = next(c for c in pending if c.index == stopped)
+        alone.append(case.id)
         passed, report = run_one(case.fields, opts.mpiexec, opts.np, opts.bindir, opts.limit)
         reports[case.id] = (passed, f"{report}\n(run in a launch of its own: the batch job "
                                     f"stopped in this case: {why})")
@@ -204,6 +205,8 @@ def main():
     print(f"{len(cases) - len(failed)} of {len(cases)} cases ok in {jobs} job(s), "
           f"{time.monotonic() - start:.1f} s; each case's verdict is its own test cli.<id>.np"
           f"{opts.np}")
+    if alone:
+        print("run in a launch of their own (the batch job stopped in them): " + " ".join(alone))
     if failed:
         print("FAILED: " + " ".join(failed))
     if opts.keep:
