@@ -99,7 +99,9 @@ def run_job(opts, cases, root, attempt):
             last = started[-1] if started else None
             if last != current:
                 current, since = last, time.monotonic()
-            if time.monotonic() - since > opts.limit:
+            # Until the first case starts the job is in its launch and MPI_Init, which a
+            # loaded machine may slow down more than one case: four times the limit.
+            if time.monotonic() - since > (opts.limit if current else 4 * opts.limit):
                 why = f"no end within {opts.limit:g} s (hang?)"
                 os.killpg(proc.pid, signal.SIGTERM)
                 try:
