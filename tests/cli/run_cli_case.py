@@ -51,6 +51,57 @@ def snapshot(cwd, paths):
     return out
 
 
+def problems_of(statuses, stdout, stderr, prog, fragment, status, cwd, before, contents):
+    """What is wrong with one run of a case: statuses holds the exit status of the launch (one
+    number) or of every rank (run_cli_batch.py), stdout and stderr all the processes' text.
+    Returns (problems, the one error line or None)."""
+    problems = []
+    for code in sorted(set(statuses)):
+        if code != int(status):
+            problems.append(f"exit status {code}, expected {status}")
+    prefix = ("mpibench" if prog == "mpibench" or prog.startswith("mpibench ") else prog)
+    errors = [l for l in stderr.splitlines() if l.startswith(f"{prefix}: error: ")]
+    if len(errors) != 1:
+        problems.append(f"{len(errors)} '{prefix}: error:' lines on stderr, expected 1")
+    elif fragment not in errors[0]:
+        problems.append(f"message {errors[0]!r} lacks {fragment!r}")
+    if "# Benchmarking" in stdout:
+        problems.append("a benchmark ran")
+    left = listing(cwd) - before
+    if left:
+        problems.append(f"files left behind: {sorted(left)}")
+    changed = [p for p, c in contents.items() if snapshot(cwd, [p]).get(p) != c]
+    if changed:
+        problems.append(f"files the test created were changed or removed: {sorted(changed)}")
+    return problems, errors[0] if len(errors) == 1 else None
+
+
+def run_one(fields, mpiexec, np, bindir, limit):
+    """Runs one case in its own launch; returns (passed, report)."""
+    case_id, prog, args, files, fragment, status = fields
+    with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
+        create_files(cwd, filter(None, expand(files).split(";")))
+        before = listing(cwd)
+        contents = snapshot(cwd, before)
+        cmd = (shlex.split(mpiexec) + ["-np", str(np),
+                                       os.path.join(os.path.abspath(bindir), prog)] +
+               shlex.split(expand(args)))
+        start = time.monotonic()
+        try:
+            proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                                  timeout=limit)
+        except subprocess.TimeoutExpired:
+            return False, f"FAILED: {case_id}: no exit within {limit} s (hang?)\n{shlex.join(cmd)}"
+        elapsed = time.monotonic() - start
+        problems, error = problems_of([proc.returncode], proc.stdout, proc.stderr, prog,
+                                      fragment, status, cwd, before, contents)
+        if problems:
+            return False, (f"FAILED: {case_id} with {np} processes: " + "; ".join(problems) +
+                           f"\ncommand: {shlex.join(cmd)}\n--- stdout\n{proc.stdout[-3000:]}"
+                           f"--- stderr\n{proc.stderr[-3000:]}")
+        return True, f"ok: {case_id} ({np} processes, {elapsed:.2f} s): {error}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--table", required=True)
@@ -61,46 +112,10 @@ def main():
     ap.add_argument("--limit", type=float, default=30.0, help="seconds the error may take")
     opts = ap.parse_args()
 
-    case_id, prog, args, files, fragment, status = load_case(opts.table, opts.case)
-    with tempfile.TemporaryDirectory(prefix="mb-cli-") as cwd:
-        create_files(cwd, filter(None, expand(files).split(";")))
-        before = listing(cwd)
-        contents = snapshot(cwd, before)
-        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np),
-                                            os.path.join(os.path.abspath(opts.bindir), prog)] +
-               shlex.split(expand(args)))
-        start = time.monotonic()
-        try:
-            proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                                  timeout=opts.limit)
-        except subprocess.TimeoutExpired:
-            print(f"FAILED: {case_id}: no exit within {opts.limit} s (hang?)\n{shlex.join(cmd)}")
-            return 1
-        elapsed = time.monotonic() - start
-        problems = []
-        if proc.returncode != int(status):
-            problems.append(f"exit status {proc.returncode}, expected {status}")
-        prefix = ("mpibench" if prog == "mpibench" or prog.startswith("mpibench ") else prog)
-        errors = [l for l in proc.stderr.splitlines() if l.startswith(f"{prefix}: error: ")]
-        if len(errors) != 1:
-            problems.append(f"{len(errors)} '{prefix}: error:' lines on stderr, expected 1")
-        elif fragment not in errors[0]:
-            problems.append(f"message {errors[0]!r} lacks {fragment!r}")
-        if "# Benchmarking" in proc.stdout:
-            problems.append("a benchmark ran")
-        left = listing(cwd) - before
-        if left:
-            problems.append(f"files left behind: {sorted(left)}")
-        changed = [p for p, c in contents.items() if snapshot(cwd, [p]).get(p) != c]
-        if changed:
-            problems.append(f"files the test created were changed or removed: {sorted(changed)}")
-        if problems:
-            print(f"FAILED: {case_id} with {opts.np} processes: " + "; ".join(problems))
-            print(f"command: {shlex.join(cmd)}\n--- stdout\n{proc.stdout[-3000:]}"
-                  f"--- stderr\n{proc.stderr[-3000:]}")
-            return 1
-        print(f"ok: {case_id} ({opts.np} processes, {elapsed:.2f} s): {errors[0]}")
-    return 0
+    passed, report = run_one(load_case(opts.table, opts.case), opts.mpiexec, opts.np,
+                             opts.bindir, opts.limit)
+    print(report)
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":
