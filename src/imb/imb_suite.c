@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/scratch.h"
 #include "core/suite.h"
+#include "core/watchdog.h"
 #include "imb/imb_cpu.h"
 #include "imb/imb_driver.h"
 #include "imb/imb_header.h"
@@ -32,9 +33,15 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
 
     mb_imb_plan_build(&plan, cfg);
     if (needs_cpu(&plan)) {
-        /* Every process calibrates its own CPU_Exploit (guide 4.2.5.1, initialize = 1). */
+        /* Every process calibrates its own CPU_Exploit (guide 4.2.5.1, initialize = 1): a
+         * measurement of t_CPU itself, which --timeout bounds like the others. */
+        char label[96];
+        snprintf(label, sizeof label, "%s CPU_Exploit calibration (t_CPU %g s)",
+                 mb_imb_family(c)->name, mb_imb_cpu_secs(c));
         mb_imb_cpu_init(&cpu);
+        mb_watchdog_arm(ctx->wd, label);
         mb_imb_cpu_calibrate(&cpu, mb_imb_cpu_secs(c));
+        mb_watchdog_disarm(ctx->wd);
         plan.cpu = &cpu;
     }
     if (io) {
