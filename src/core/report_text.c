@@ -69,18 +69,27 @@ static void put_out(void *out, const char *s, size_t n)
  * which only a user's string (a file name, a benchmark name on the command line) can bring -
  * are shown as \xNN, as in messages on stderr: an escape sequence echoed in the header must
  * not reach the terminal or the text copy. */
-void mb_printf(const struct mb_out *out, const char *fmt, ...)
+static void escaped(void (*emit)(void *, const char *, size_t), void *arg, const char *fmt,
+                    va_list ap) __attribute__((format(printf, 3, 0)));
+static void escaped(void (*emit)(void *, const char *, size_t), void *arg, const char *fmt,
+                    va_list ap)
 {
     char small[1024], *text;
     size_t len;
+
+    text = vformat(small, sizeof small, &len, fmt, ap);
+    mb_escape_each(text, len, emit, arg);
+    if (text != small)
+        free(text);
+}
+
+void mb_printf(const struct mb_out *out, const char *fmt, ...)
+{
     va_list ap;
 
     va_start(ap, fmt);
-    text = vformat(small, sizeof small, &len, fmt, ap);
+    escaped(put_out, (void *)out, fmt, ap);
     va_end(ap);
-    mb_escape_each(text, len, put_out, (void *)out);
-    if (text != small)
-        free(text);
 }
 
 static void put_file(void *f, const char *s, size_t n)
@@ -91,16 +100,11 @@ static void put_file(void *f, const char *s, size_t n)
 
 void mb_fprintf_escaped(FILE *f, const char *fmt, ...)
 {
-    char small[1024], *text;
-    size_t len;
     va_list ap;
 
     va_start(ap, fmt);
-    text = vformat(small, sizeof small, &len, fmt, ap);
+    escaped(put_file, f, fmt, ap);
     va_end(ap);
-    mb_escape_each(text, len, put_file, f);
-    if (text != small)
-        free(text);
 }
 
 void mb_flush(const struct mb_out *out)

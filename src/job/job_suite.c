@@ -369,21 +369,16 @@ static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_jobj_write(&o, ctx->json);
 }
 
-/* summary.txt and index.html from what the job has so far (rank 0): written before every
- * phase as well as at the end, so that a job that is killed during a phase - an MPI_Abort of
- * a failing phase, a batch system's time limit - leaves both, the phase it was in marked "not
- * finished" and the later ones "pending". */
-static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                           const struct phase_end *ends, const struct mb_records *all,
-                           const char *fs)
+/* summary.txt and index.html (rank 0) from the headlines and plots so far. */
+static void write_pages(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                        const struct phase_end *ends, const struct mb_records *all,
+                        const struct mb_headline_set *h, const struct mb_plot_list *plots,
+                        const char *fs)
 {
     const struct mb_job_config *j = cfg->settings;
-    struct mb_headline_set h;
-    struct mb_plot_list plots = {0};
     char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
     FILE *f;
 
-    mb_headlines(all, &h);
     sprintf(path, "%s/summary.txt", j->dir);
     f = fopen(path, "w");
     if (!f)
@@ -391,14 +386,28 @@ static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg
     {
         const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
         mb_provenance_text(ctx->prov, &file);
-        summary(&file, ctx, cfg, ends, &h, fs);
+        summary(&file, ctx, cfg, ends, h, fs);
     }
     mb_sink_close(f, path);
     phases_html(html, sizeof html, ends);
     sprintf(path, "%s/index.html", j->dir);
-    if (mb_html_write(path, "plots/", all, &h, &plots, html, msg, sizeof msg) != 0)
+    if (mb_html_write(path, "plots/", all, h, plots, html, msg, sizeof msg) != 0)
         mb_die("%s", msg);
     free(path);
+}
+
+/* Written before every phase as well as at the end, so that a job that is killed during a
+ * phase - an MPI_Abort of a failing phase, a batch system's time limit - leaves summary.txt and
+ * index.html, the phase it was in marked "not finished" and the later ones "pending". */
+static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                           const struct phase_end *ends, const struct mb_records *all,
+                           const char *fs)
+{
+    struct mb_headline_set h;
+    const struct mb_plot_list none = {0};
+
+    mb_headlines(all, &h);
+    write_pages(ctx, cfg, ends, all, &h, &none, fs);
 }
 
 /* Rank 0, after the phases: summary.txt, plots and index.html. A plot that cannot be drawn
@@ -409,9 +418,8 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
     const struct mb_job_config *j = cfg->settings;
     struct mb_headline_set h;
     struct mb_plot_list plots = {0};
-    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
+    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200];
     const char *plot_note = "drawn";
-    FILE *f;
 
     mb_headlines(all, &h);
     sprintf(path, "%s/plots", j->dir);
@@ -426,25 +434,10 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
         }
     }
     result_json(ctx, cfg, &h, fs, plot_note);
-
-    sprintf(path, "%s/summary.txt", j->dir);
-    f = fopen(path, "w");
-    if (!f)
-        mb_die("cannot write '%s': %s", path, strerror(errno));
-    {
-        const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
-        mb_provenance_text(ctx->prov, &file);
-        summary(&file, ctx, cfg, ends, &h, fs);
-    }
-    mb_sink_close(f, path);
+    write_pages(ctx, cfg, ends, all, &h, &plots, fs);
     summary(&ctx->out, ctx, cfg, ends, &h, fs);
-
-    phases_html(html, sizeof html, ends);
-    sprintf(path, "%s/index.html", j->dir);
-    if (mb_html_write(path, "plots/", all, &h, &plots, html, msg, sizeof msg) != 0)
-        mb_die("%s", msg);
-    mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s\n", plots.n, j->dir, plot_note,
-              path);
+    mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s/index.html\n", plots.n, j->dir,
+              plot_note, j->dir);
     mb_printf(&ctx->out, "Compare with a later run: mpibench compare %s NEW/results.jsonl\n",
               cfg->common.json_path);
     free(path);
