@@ -267,16 +267,16 @@ def imb_suites(ctx, opts):
 
 
 def beff_suite(ctx, opts):
-    if opts.quick and "b_eff" not in opts.explicit:
-        ctx["skipped"].append("b_eff: not in --quick (3.6 has no option that shortens it; "
-                              "minutes per run; --quick --suites b_eff runs it)")
-        return []
     d = ctx["orig"]("beff36")
     mem = opts.beff_memory or (128 if opts.quick else 1024)
-    exe = os.path.join(d, f"b_eff-M{mem}") if d else None
+    # 3.6's full rules take minutes per run (0.5 s per loop); --quick and --beff-test compare
+    # the 3.6 binary built with its own -D TEST against mpibench's --profile 3.6-test.
+    test = opts.quick or opts.beff_test
+    exe = os.path.join(d, f"b_eff-M{mem}{'-test' if test else ''}") if d else None
     if not exe or not os.path.exists(exe):
         ctx["skipped"].append(f"b_eff: no {exe or 'beff36 build'} (bench/originals/build.sh -b {mem})")
         return []
+    profile = ["--profile", "3.6-test", "--random", "2"] if test else ["--profile", "3.6"]
 
     def orig(work):
         run(mpirun(ctx, 2) + [exe, "-f", "orig"], work, 1800)
@@ -286,7 +286,9 @@ def beff_suite(ctx, opts):
             if os.path.exists(p):
                 with open(p, errors="replace") as f:
                     text += f.read()
-        m = re.search(r"^\s*b_eff\s*=\s*([0-9.]+)\s*MB/s", text, re.M)
+        # .short's sentence; the final line says "b_effTEST =" in a -D TEST build.
+        m = re.search(r"effective bandwidth is b_eff =\s*([0-9.]+)", text) or \
+            re.search(r"^\s*b_eff\w*\s*=\s*([0-9.]+)\s*MB/s", text, re.M)
         lmax = re.search(r"b_eff at Lmax:?\s*=?\s*([0-9.]+)\s*MByte/s", text)
         if not m:
             raise Failed("b_eff 3.6: no 'b_eff = ' line")
@@ -299,15 +301,15 @@ def beff_suite(ctx, opts):
         js = os.path.join(work, "m.jsonl")
         if os.path.exists(js):
             os.unlink(js)
-        run(mpirun(ctx, 2) + [os.path.join(ctx["build"], "b_eff"), "--memory", str(mem),
-                              "--profile", "3.6", "-f", "mine", "--json", js, "--quiet"], work, 1800)
+        run(mpirun(ctx, 2) + [os.path.join(ctx["build"], "b_eff"), "--memory", str(mem)]
+            + profile + ["-f", "mine", "--json", js, "--quiet"], work, 1800)
         for r in read_jsonl(js):
             if r["type"] == "beff_result":
                 return {("b_eff", 2, 0, "MB/s"): (r["b_eff_mbytes_per_sec"], "bw", None),
                         ("b_eff at L_max", 2, 0, "MB/s"): (r["b_eff_at_lmax_mbytes_per_sec"], "bw", None)}
         raise Failed("mpibench b_eff: no beff_result")
     return [Suite("b_eff", 2, f"{mem} MiB per process (L_max {mem / 128:g} MiB), "
-                  "mpibench --profile 3.6", orig, mine)]
+                  f"{os.path.basename(exe)} against mpibench {' '.join(profile)}", orig, mine)]
 
 
 def beffio_suite(ctx, opts):
@@ -610,6 +612,8 @@ def main():
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
     ap.add_argument("--io-benchmarks", help="'all' or a comma list (default: a subset of 9)")
     ap.add_argument("--beff-memory", type=int, help="MiB per process for b_eff (default 1024; quick 128)")
+    ap.add_argument("--beff-test", action="store_true",
+                    help="b_eff 3.6 built with -D TEST against --profile 3.6-test (always in --quick)")
     ap.add_argument("--beffio-T", type=int, help="b_eff_io -T (default 30; quick 10)")
     ap.add_argument("--scratch", default="/var/tmp", help="where scratch directories go (a disk)")
     ap.add_argument("--out", help="also write the Markdown table to this file")
@@ -643,6 +647,8 @@ def main():
         print(msg, file=sys.stderr, flush=True)
 
     started = time.time()
+    version = subprocess.run([os.path.join(build, "mpibench"), "--version"], capture_output=True,
+                             text=True).stdout.strip() or "mpibench (version unknown)"
     log(f"side_by_side: {build} ({mpiver}), originals in {originals}, {rounds} round(s)")
     results = []
     failures = []
@@ -668,7 +674,7 @@ def main():
     head = [f"`python3 bench/side_by_side.py --build {opts.build}"
             f"{' --quick' if opts.quick else ''}{f' --rounds {opts.rounds}' if opts.rounds else ''}`"
             f" - {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
-            f"{(time.time() - started) / 60:.1f} min, {mpiver}; {machine()}; "
+            f"{(time.time() - started) / 60:.1f} min, {version}, {mpiver}; {machine()}; "
             f"load average at the end {os.getloadavg()[0]:.1f}", ""]
     notes = [""] + [f"- {s.name} ({s.np} processes): {s.note}" for s, _, _ in results if s.note]
     notes += [f"- {s.name}: rows only one program printed: {', '.join(m)}"

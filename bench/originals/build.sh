@@ -17,8 +17,8 @@
 #       $HOME/mpibench-originals): OUTDIR/<original>-<mpi>/, e.g. OUTDIR/imb31-openmpi/IMB-MPI1.
 #   -m  which MPIs (default: those whose mpicc wrapper is installed).
 #   -b  b_eff 3.6's memory per process in MiB, fixed when it is compiled (L_max = memory /
-#       128): one binary b_eff-M<MIB> per value (default 128,1024; side_by_side.py gives
-#       mpibench the same --memory).
+#       128): binaries b_eff-M<MIB> and b_eff-M<MIB>-test (3.6's -D TEST) per value (default
+#       128,1024; side_by_side.py gives mpibench the same --memory).
 #
 # The sources are copied into OUTDIR and built there; the only edits are scripted ones on the
 # copies, each explained below. Nothing of the originals enters this repository.
@@ -126,9 +126,14 @@ build_beff36() { # mpi
     for mem in $BEFF_MEM; do
         quiet "mpicc.$1" -O2 -DMEMORY_PER_PROCESSOR="$mem" -o "$dir/b_eff-M$mem" \
             "$SRCROOT/beff36/b_eff.c" -lm || return 1
+        # 3.6's own -D TEST (0.005 s per loop, 1 s for the two largest lengths, 2 random
+        # rings): the short run side_by_side.py --quick compares with mpibench's
+        # --profile 3.6-test --random 2.
+        quiet "mpicc.$1" -O2 -DTEST -DMEMORY_PER_PROCESSOR="$mem" -o "$dir/b_eff-M$mem-test" \
+            "$SRCROOT/beff36/b_eff.c" -lm || return 1
     done
     IFS=$old_ifs
-    echo "built b_eff 3.6 ($1): $dir/b_eff-M{$BEFF_MEM}"
+    echo "built b_eff 3.6 ($1): $dir/b_eff-M{$BEFF_MEM}[-test]"
 }
 
 build_beffio21() { # mpi
@@ -167,6 +172,7 @@ build_presta12() { # mpi
 status=0
 old_ifs=$IFS
 IFS=,
+# shellcheck disable=SC2086 # split on the commas of -m
 set -- $MPIS
 IFS=$old_ifs
 for mpi in "$@"; do
