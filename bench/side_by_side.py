@@ -9,8 +9,10 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
             constants (`-iter 50,16,10 -iter_policy off`; its default takes IMB-MPI1's)
-  b_eff     b_eff 3.6, compiled with MEMORY_PER_PROCESSOR = --beff-memory, and mpibench with
-            the same --memory (so the same L_max) and --profile 3.6 (3.6's loop lengths)
+  b_eff     b_eff 3.6, compiled with MEMORY_PER_PROCESSOR = --beff-memory and its own -D TEST
+            (short loops, 2 random rings), and mpibench with the same --memory (so the same
+            L_max), --profile 3.6-test --random 2; --beff-full: 3.6's full rules against
+            --profile 3.6 (minutes per run)
   b_eff_io  b_eff_io 2.1, same -MB, -MT, -T, partitions 1 and 2, scratch on --scratch
   Presta    Presta 1.2's com, laten, rma, allred, globalop, same flags
 
@@ -43,7 +45,8 @@ minutes on a 2-core machine. MPICH therefore runs 2 processes only (--np overrid
 
 Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--rounds N]
            [--quick] [--suites imb-mpi1,imb-ext,imb-io,b_eff,b_eff_io,presta] [--np 2,4]
-           [--imb2021] [--io-benchmarks all] [--scratch DIR] [--out table.md] [--raw raw.json]
+           [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
+           [--scratch DIR] [--out table.md] [--raw raw.json]
 
 Python's standard library only; nothing here is shared with mpibench.
 """
@@ -164,7 +167,7 @@ def imb_json(path, lengths):
     for r in read_jsonl(path):
         if r["type"] != "result":
             continue
-        label = r["benchmark"] + (f" {r['mode'].replace('-', '-')}" if r.get("mode") else "")
+        label = r["benchmark"] + (f" {r['mode']}" if r.get("mode") else "")
         key = (label, r["processes"])
         p = pos.get(key, 0)
         pos[key] = p + 1
@@ -269,9 +272,10 @@ def imb_suites(ctx, opts):
 def beff_suite(ctx, opts):
     d = ctx["orig"]("beff36")
     mem = opts.beff_memory or (128 if opts.quick else 1024)
-    # 3.6's full rules take minutes per run (0.5 s per loop); --quick and --beff-test compare
-    # the 3.6 binary built with its own -D TEST against mpibench's --profile 3.6-test.
-    test = opts.quick or opts.beff_test
+    # 3.6's full rules take minutes per run (0.5 s per loop, 30 random rings): unless
+    # --beff-full, the 3.6 binary built with its own -D TEST runs against mpibench's
+    # --profile 3.6-test with 3.6 TEST's 2 random rings.
+    test = not opts.beff_full
     exe = os.path.join(d, f"b_eff-M{mem}{'-test' if test else ''}") if d else None
     if not exe or not os.path.exists(exe):
         ctx["skipped"].append(f"b_eff: no {exe or 'beff36 build'} (bench/originals/build.sh -b {mem})")
@@ -316,7 +320,7 @@ def beffio_suite(ctx, opts):
     d = ctx["orig"]("beffio21")
     if not d:
         return []
-    T = opts.beffio_T or (10 if opts.quick else 30)
+    T = opts.beffio_T or (10 if opts.quick else 20)
     mb = 64
     args = ["-MB", str(mb), "-MT", str(2 * mb), "-T", str(T), "-N", "1,2"]
 
@@ -390,10 +394,12 @@ def presta_suites(ctx, opts):
         "allred": ["200", "50", "10"],
         "globalop": [],
     }
-    if opts.quick:
+    if "presta" not in opts.suites:
+        progs = {"globalop": []}
+    if opts.quick and "com" in progs:
         progs["com"] = ["-o", "100", "-e", "65536"]
         progs["rma"] = ["-o", "16", "-c", "4", "-e", "65536"]
-    if opts.quick and "globalop" not in opts.explicit:
+    if opts.quick and "globalop" not in opts.explicit and "globalop" in progs:
         del progs["globalop"]
         ctx["skipped"].append("Presta globalop: not in --quick (fixed work, ~35 s per run on "
                               "an idle 2-core machine; --quick --suites presta,globalop runs it)")
@@ -612,9 +618,10 @@ def main():
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
     ap.add_argument("--io-benchmarks", help="'all' or a comma list (default: a subset of 9)")
     ap.add_argument("--beff-memory", type=int, help="MiB per process for b_eff (default 1024; quick 128)")
-    ap.add_argument("--beff-test", action="store_true",
-                    help="b_eff 3.6 built with -D TEST against --profile 3.6-test (always in --quick)")
-    ap.add_argument("--beffio-T", type=int, help="b_eff_io -T (default 30; quick 10)")
+    ap.add_argument("--beff-full", action="store_true",
+                    help="b_eff 3.6's full rules against --profile 3.6 (minutes per run); "
+                    "default: 3.6 built with -D TEST against --profile 3.6-test --random 2")
+    ap.add_argument("--beffio-T", type=int, help="b_eff_io -T (default 20; quick 10)")
     ap.add_argument("--scratch", default="/var/tmp", help="where scratch directories go (a disk)")
     ap.add_argument("--out", help="also write the Markdown table to this file")
     ap.add_argument("--raw", help="write every run's parsed figures as JSON to this file")
@@ -671,8 +678,7 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
     lines, outside = table(results)
-    head = [f"`python3 bench/side_by_side.py --build {opts.build}"
-            f"{' --quick' if opts.quick else ''}{f' --rounds {opts.rounds}' if opts.rounds else ''}`"
+    head = [f"`python3 bench/side_by_side.py {' '.join(sys.argv[1:])}`"
             f" - {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
             f"{(time.time() - started) / 60:.1f} min, {version}, {mpiver}; {machine()}; "
             f"load average at the end {os.getloadavg()[0]:.1f}", ""]
