@@ -251,8 +251,14 @@ def imb_suites(ctx, opts):
             o, m = imb("IMB-MPI1", np, [], os.path.join(orig_dir, "IMB-MPI1"))
             out.append(Suite("IMB-MPI1", np, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
-        o, m = imb("IMB-EXT", 2, EXT_QUICK if opts.quick else [], os.path.join(orig_dir, "IMB-EXT"))
-        out.append(Suite("IMB-EXT", 2, "", o, m))
+        benches, note = (EXT_QUICK if opts.quick else []), ""
+        if ctx["mpi"] == "mpich" and not opts.quick:
+            # IMB 3.1's Window aborts in MPI_Win_free on MPICH 4.0 ("Wrong synchronization of
+            # RMA calls"), ending its whole IMB-EXT run: the other five run on their own.
+            benches = ["Unidir_Put", "Unidir_Get", "Bidir_Get", "Bidir_Put", "Accumulate"]
+            note = "no Window: IMB 3.1's Window aborts in MPI_Win_free on MPICH 4.0"
+        o, m = imb("IMB-EXT", 2, benches, os.path.join(orig_dir, "IMB-EXT"))
+        out.append(Suite("IMB-EXT", 2, note, o, m))
     if "imb-io" in opts.suites:
         io_lens = IO_LENGTHS_QUICK if opts.quick else IO_LENGTHS
         io_file = os.path.join(ctx["work"], "io_lengths")
@@ -653,7 +659,7 @@ def main():
 
     nps = [int(x) for x in (opts.np or ("2,4" if mpi == "openmpi" else "2")).split(",")]
     work = tempfile.mkdtemp(prefix="side-by-side-", dir=opts.scratch)
-    ctx = {"build": build, "mpiexec": mpiexec, "nps": nps, "work": work, "orig": orig,
+    ctx = {"build": build, "mpi": mpi, "mpiexec": mpiexec, "nps": nps, "work": work, "orig": orig,
            "skipped": skipped, "scratch": opts.scratch}
 
     def log(msg):
