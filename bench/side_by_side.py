@@ -697,7 +697,7 @@ def main():
     notes = [""] + [f"- {s.name} ({s.np} processes): {s.note}" for s, _, _ in results if s.note]
     notes += [f"- {s.name}: rows only one program printed: {', '.join(m)}"
               for s, _, m in results if m]
-    notes += [f"- skipped: {x}" for x in skipped] + [f"- FAILED: {x}" for x in failures]
+    notes += [f"- skipped: {x}" for x in skipped] + [f"- FAILED: {x.splitlines()[0]}" for x in failures]
     text = "\n".join(head + lines + notes) + "\n"
     print(text)
     print(f"{len(outside)} of {len(lines) - 2} cells outside the A/A band (or +-10 %)")
