@@ -413,8 +413,9 @@ def presta_suites(ctx, opts):
         progs["rma"] = ["-o", "16", "-c", "4", "-e", "65536"]
     if opts.quick and "globalop" not in opts.explicit and "globalop" in progs:
         del progs["globalop"]
-        ctx["skipped"].append("Presta globalop: not in --quick (fixed work, ~35 s per run on "
-                              "an idle 2-core machine; --quick --suites presta,globalop runs it)")
+        ctx["skipped"].append("Presta globalop: not in --quick (a fixed amount of work: 1-35 s "
+                              "per run on a 2-core machine, by its load; --quick --suites "
+                              "presta,globalop runs it)")
     out = []
     for prog, args in progs.items():
         def orig(work, prog=prog, args=args):
