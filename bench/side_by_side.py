@@ -73,12 +73,11 @@ IO_LENGTHS = [0, 1024, 65536, 1048576]
 IO_LENGTHS_QUICK = [0, 4096, 1048576]
 IO_SUBSET = ["S_Write_indv", "S_IWrite_indv", "S_Read_indv", "P_Write_indv", "P_Read_shared",
              "P_IRead_priv", "C_Write_expl", "C_Read_indv", "Open_Close"]
+IO_POINTERS = {"P": ("indv", "shared", "priv", "expl"), "C": ("indv", "shared", "expl")}
 IO_ALL = (["S_Write_indv", "S_IWrite_indv", "S_Write_expl", "S_IWrite_expl"]
-          + [f"{p}_{a}_{f}" for p in ("P", "C") for a in ("Write", "IWrite")
-             for f in (("indv", "shared", "priv", "expl") if p == "P" else ("indv", "shared", "expl"))]
+          + [f"{p}_{a}_{f}" for p in "PC" for a in ("Write", "IWrite") for f in IO_POINTERS[p]]
           + ["S_Read_indv", "S_IRead_indv", "S_Read_expl", "S_IRead_expl"]
-          + [f"{p}_{a}_{f}" for p in ("P", "C") for a in ("Read", "IRead")
-             for f in (("indv", "shared", "priv", "expl") if p == "P" else ("indv", "shared", "expl"))]
+          + [f"{p}_{a}_{f}" for p in "PC" for a in ("Read", "IRead") for f in IO_POINTERS[p]]
           + ["Open_Close"])
 EXT_QUICK = ["Unidir_Put", "Unidir_Get", "Accumulate"]
 
@@ -141,7 +140,8 @@ def imb_text(text, lengths):
             continue
         if name and cols and re.match(r"\s*\d", line):
             vals = line.split()
-            if len(vals) < len(cols) or not all(re.match(r"^[-0-9.]+$", v) for v in vals[:len(cols)]):
+            numeric = all(re.match(r"^[-0-9.]+$", v) for v in vals[:len(cols)])
+            if len(vals) < len(cols) or not numeric:
                 pos += 1  # an out-of-memory or overflow line keeps its place
                 continue
             row = dict(zip(cols, map(float, vals)))
@@ -277,7 +277,8 @@ def imb_suites(ctx, opts):
             o, m = imb("IMB-IO", 2, benches, os.path.join(d2021, "IMB-IO"), io=True,
                        lengths=io_lens, lengths_file=io_file,
                        extra_orig=["-iter", "50,16,10", "-iter_policy", "off"])
-            out.append(Suite("IMB-IO vs 2021", 2, "2021 given -iter 50,16,10 -iter_policy off", o, m))
+            out.append(Suite("IMB-IO vs 2021", 2, "2021 given -iter 50,16,10 -iter_policy off",
+                             o, m))
     return out
 
 
@@ -290,7 +291,8 @@ def beff_suite(ctx, opts):
     test = not opts.beff_full
     exe = os.path.join(d, f"b_eff-M{mem}{'-test' if test else ''}") if d else None
     if not exe or not os.path.exists(exe):
-        ctx["skipped"].append(f"b_eff: no {exe or 'beff36 build'} (bench/originals/build.sh -b {mem})")
+        ctx["skipped"].append(f"b_eff: no {exe or 'beff36 build'} "
+                              f"(bench/originals/build.sh -b {mem})")
         return []
     profile = ["--profile", "3.6-test", "--random", "2"] if test else ["--profile", "3.6"]
 
@@ -321,8 +323,9 @@ def beff_suite(ctx, opts):
             + profile + ["-f", "mine", "--json", js, "--quiet"], work, 1800)
         for r in read_jsonl(js):
             if r["type"] == "beff_result":
+                lmax = r["b_eff_at_lmax_mbytes_per_sec"]
                 return {("b_eff", 2, 0, "MB/s"): (r["b_eff_mbytes_per_sec"], "bw", None),
-                        ("b_eff at L_max", 2, 0, "MB/s"): (r["b_eff_at_lmax_mbytes_per_sec"], "bw", None)}
+                        ("b_eff at L_max", 2, 0, "MB/s"): (lmax, "bw", None)}
         raise Failed("mpibench b_eff: no beff_result")
     return [Suite("b_eff", 2, f"{mem} MiB per process (L_max {mem / 128:g} MiB), "
                   f"{os.path.basename(exe)} against mpibench {' '.join(profile)}", orig, mine)]
@@ -350,14 +353,16 @@ def beffio_suite(ctx, opts):
         # these measurements = X MB/s on N processes".
         acc = {}
         for line in s.splitlines():
-            m = re.match(r"weighted average bandwidth for (\w+)\s*:\s*([0-9.]+) MB/s on (\d+)", line)
+            m = re.match(r"weighted average bandwidth for (\w+)\s*:\s*([0-9.]+) MB/s on (\d+)",
+                         line)
             if m:
                 acc[m.group(1)] = float(m.group(2))
                 continue
             m = re.match(r"b_eff_io of these measurements =\s*([0-9.]+) MB/s on (\d+)", line)
             if m:
                 n = int(m.group(2))
-                rows[(f"partition {n} PE: b_eff_io", 2, 0, "MB/s")] = (float(m.group(1)), "bw", None)
+                rows[(f"partition {n} PE: b_eff_io", 2, 0, "MB/s")] = (
+                    float(m.group(1)), "bw", None)
                 for a, v in acc.items():
                     rows[(f"partition {n} PE: {a}", 2, 0, "MB/s")] = (v, "bw", None)
                 acc = {}
@@ -372,7 +377,8 @@ def beffio_suite(ctx, opts):
         rows = {}
         for r in read_jsonl(js):
             if r["type"] == "beffio_result":
-                rows[("b_eff_io (headline)", 2, 0, "MB/s")] = (r["b_eff_io_mbytes_per_sec"], "bw", None)
+                rows[("b_eff_io (headline)", 2, 0, "MB/s")] = (
+                    r["b_eff_io_mbytes_per_sec"], "bw", None)
             if r["type"] == "beffio_partition":
                 n = r["processes"]
                 rows[(f"partition {n} PE: b_eff_io", 2, 0, "MB/s")] = (
@@ -520,8 +526,9 @@ def run_suite(suite, rounds, work, log):
                 t0 = time.monotonic()
                 rows = (suite.orig if who == "O" else suite.mine)(d)
                 res[who].append(rows)
-                log(f"    {suite.name} np {suite.np} round {k + 1} {'original' if who == 'O' else 'mpibench'}"
-                    f": {len(rows)} figures, {time.monotonic() - t0:.1f} s, load {os.getloadavg()[0]:.1f}")
+                prog = "original" if who == "O" else "mpibench"
+                log(f"    {suite.name} np {suite.np} round {k + 1} {prog}: {len(rows)} figures, "
+                    f"{time.monotonic() - t0:.1f} s, load {os.getloadavg()[0]:.1f}")
             finally:
                 shutil.rmtree(d, ignore_errors=True)
         o1, o2 = res["O"]
@@ -621,7 +628,8 @@ def main():
                                  epilog=__doc__.split("\n", 2)[2])
     ap.add_argument("--build", required=True, help="mpibench build directory")
     ap.add_argument("--originals", help="bench/originals/build.sh's OUTDIR (default "
-                    "/work/peers/build/sbs, /work/peers/build or ~/mpibench-originals, the first present)")
+                    "/work/peers/build/sbs, /work/peers/build or ~/mpibench-originals, the first "
+                    "present)")
     ap.add_argument("--rounds", type=int, help="alternating rounds (default 3; --quick 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
@@ -630,7 +638,8 @@ def main():
     ap.add_argument("--np", help="IMB-MPI1 process counts (default 2,4 for Open MPI, 2 for MPICH)")
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
     ap.add_argument("--io-benchmarks", help="'all' or a comma list (default: a subset of 9)")
-    ap.add_argument("--beff-memory", type=int, help="MiB per process for b_eff (default 1024; quick 128)")
+    ap.add_argument("--beff-memory", type=int,
+                    help="MiB per process for b_eff (default 1024; quick 128)")
     ap.add_argument("--beff-full", action="store_true",
                     help="b_eff 3.6's full rules against --profile 3.6 (minutes per run); "
                     "default: 3.6 built with -D TEST against --profile 3.6-test --random 2")
@@ -655,7 +664,8 @@ def main():
         d = os.path.join(originals or "/nonexistent", f"{name}-{mpi}")
         if os.path.isdir(d):
             return d
-        skipped.append(f"{name}: {d} is missing (run bench/originals/build.sh -o {originals or 'DIR'})")
+        skipped.append(f"{name}: {d} is missing "
+                       f"(run bench/originals/build.sh -o {originals or 'DIR'})")
         return None
 
     nps = [int(x) for x in (opts.np or ("2,4" if mpi == "openmpi" else "2")).split(",")]
@@ -698,7 +708,8 @@ def main():
     notes = [""] + [f"- {s.name} ({s.np} processes): {s.note}" for s, _, _ in results if s.note]
     notes += [f"- {s.name}: rows only one program printed: {', '.join(m)}"
               for s, _, m in results if m]
-    notes += [f"- skipped: {x}" for x in skipped] + [f"- FAILED: {x.splitlines()[0]}" for x in failures]
+    notes += [f"- skipped: {x}" for x in skipped]
+    notes += [f"- FAILED: {x.splitlines()[0]}" for x in failures]
     text = "\n".join(head + lines + notes) + "\n"
     print(text)
     print(f"{len(outside)} of {len(lines) - 2} cells outside the A/A band (or +-10 %)")
