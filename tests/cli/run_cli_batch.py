@@ -34,19 +34,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mpi"))
 from mbcheck import create_files, listing  # noqa: E402
-from run_cli_case import expand, problems_of, run_one, snapshot  # noqa: E402
+from run_cli_case import expand, load_rows, problems_of, run_one, snapshot  # noqa: E402
 
 
 def load_cases(table, ids):
-    rows = {}
-    with open(table) as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) != 6:
-                raise SystemExit(f"{table}: malformed line {line!r}")
-            rows[fields[0]] = fields
+    rows = load_rows(table)
     missing = [i for i in ids if i not in rows]
     if missing:
         raise SystemExit(f"{table}: no case {missing}")

@@ -26,7 +26,9 @@ def expand(args):
     return re.sub(r"\{(.)\*(\d+)\}", lambda m: m.group(1) * int(m.group(2)), args)
 
 
-def load_case(table, case_id):
+def load_rows(table):
+    """Every case of the table: id -> its six fields."""
+    rows = {}
     with open(table) as f:
         for line in f:
             if not line.strip() or line.startswith("#"):
@@ -34,9 +36,15 @@ def load_case(table, case_id):
             fields = line.rstrip("\n").split("\t")
             if len(fields) != 6:
                 raise SystemExit(f"{table}: malformed line {line!r}")
-            if fields[0] == case_id:
-                return fields
-    raise SystemExit(f"{table}: no case {case_id!r}")
+            rows[fields[0]] = fields
+    return rows
+
+
+def load_case(table, case_id):
+    rows = load_rows(table)
+    if case_id not in rows:
+        raise SystemExit(f"{table}: no case {case_id!r}")
+    return rows[case_id]
 
 
 def snapshot(cwd, paths):
