@@ -27,17 +27,14 @@ static void beat(void *arg)
 void mb_idle_begin(struct mb_idle *w, struct mb_watchdog *wd, MPI_Comm world, int any_idle,
                    int idle)
 {
-    int rank, size;
+    int rank;
 
     *w = (struct mb_idle){.comm = MPI_COMM_NULL, .beat = MPI_REQUEST_NULL, .wd = wd};
     if (!wd || !any_idle)
         return;
     MB_MPI(MPI_Comm_rank(world, &rank));
     MB_MPI(MPI_Comm_split(world, idle || rank == 0 ? 0 : MPI_UNDEFINED, rank, &w->comm));
-    if (w->comm == MPI_COMM_NULL)
-        return;
-    MB_MPI(MPI_Comm_size(w->comm, &size));
-    if (rank == 0) {
+    if (w->comm != MPI_COMM_NULL && rank == 0) {
         w->every = mb_watchdog_seconds(wd) / 2;
         w->last = -1e300; /* the first arm beats at once */
         mb_watchdog_on_arm(wd, beat, w);
