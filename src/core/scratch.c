@@ -303,13 +303,12 @@ static void cleanup(struct registry *r, int patient)
             if (atomic_load(&r->slot[i].state) != SLOT_LIVE ||
                 (r->slot[i].kind == KIND_DIR) != (pass == 1))
                 continue;
-            if (pass == 1)
-                for (int tries = 0; patient && tries < 50; tries++) {
-                    if (unlink_slot(r, i) != MB_SCRATCH_FAILED || errno != ENOTEMPTY)
-                        break;
-                    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-                }
-            if (unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY && !patient)
+            int waiting = unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY;
+            for (int tries = 0; waiting && patient && tries < 50; tries++) {
+                nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+                waiting = unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY;
+            }
+            if (waiting && !patient)
                 continue;
             atomic_store(&r->slot[i].state, SLOT_FREE);
         }
