@@ -3,6 +3,7 @@
  * that only read results (`mpibench plot`, `mpibench compare`) run without MPI. */
 #include "core/options.h"
 #include "core/suite.h"
+#include "core/thread_level.h"
 #include "results/tools.h"
 
 #include <mpi.h>
@@ -18,9 +19,10 @@ int main(int argc, char **argv)
         if (status >= 0)
             return status;
     }
-    /* Plain MPI_Init, as the originals: asking for more than MPI_THREAD_SINGLE slows some
-     * libraries' message paths measurably (see src/core/watchdog.h). */
-    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    /* As the suite's original program initialised MPI (MPI_Init, or MPI_Init_thread for the
+     * IMB programs), unless --thread-level says otherwise: the level asked for changes what
+     * some libraries' message paths cost (core/thread_level.h). */
+    if (mb_thread_level_init(mb_thread_level_wanted(argc, argv), &argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "mpibench: MPI_Init failed\n");
         return 1;
     }

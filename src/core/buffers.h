@@ -13,12 +13,16 @@
 void *mb_buf_alloc(size_t bytes);
 void mb_buf_free(void *p, size_t bytes);
 
-/* Where a suite's message buffers come from: the mmap above, or MPI_Alloc_mem - what IMB 3.1
+/* Where a suite's message buffers come from: the mmap above, the C library's malloc - what
+ * IMB 3.1 uses for IMB-MPI1 (IMB_mem_manager.c, IMB_v_alloc); a large block then starts 16
+ * bytes into a page, so that a page-sized message spans two pages, which matters where a
+ * library pins or maps the pages of a message (docs/adr/program-imb-buffers.md) - or
+ * MPI_Alloc_mem - what IMB 3.1
  * uses for IMB-EXT and IMB-IO (IMB_mem_manager.c, IMB_alloc_buf), and an MPI library may return
  * memory there that it has registered with the network or prepared for its I/O layer, which
  * is part of what a one-sided or I/O number means. MPI_Alloc_mem's errors are returned, not
  * fatal: NULL on failure, as for mmap (callers decide collectively). */
-enum mb_buf_source { MB_BUF_MMAP = 1, MB_BUF_MPI = 2 };
+enum mb_buf_source { MB_BUF_MMAP = 1, MB_BUF_MPI = 2, MB_BUF_MALLOC = 3 };
 void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes);
 void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes);
 

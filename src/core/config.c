@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/options.h"
 #include "core/suite.h"
+#include "core/thread_level.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@ void mb_config_defaults(struct mb_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->suite = -1;
+    cfg->common.thread_level = MB_THREAD_DEFAULT;
     cfg->files = mb_xcalloc(1, sizeof *cfg->files);
 }
 

@@ -70,7 +70,7 @@ struct mb_option_set {
  * resolves. The parser, --help, the effective-settings block, mb_config_free and
  * mb_config_bcast all walk these sets, so a new setting is parsed, shown, freed and broadcast
  * by adding its row, and by nothing else. */
-enum { MB_MAX_SETS = 6 };
+enum { MB_MAX_SETS = 7 };
 struct mb_settings_type {
     size_t size;
     void (*defaults)(void *block);                     /* NULL: all zero */

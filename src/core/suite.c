@@ -2,6 +2,8 @@
  * records every suite prints. */
 #include "core/suite.h"
 
+#include "core/thread_level.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,46 @@ static void show_timeout(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len, "%g s per measurement", cfg->common.timeout);
     else
         snprintf(buf, len, "off");
+}
+
+/* --thread-level: the words of IMB 2019's -thread_level; the suite's row gives the default,
+ * which is what its original program asked for (core/thread_level.h). */
+static int parse_thread_level(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    const int level = mb_thread_level_parse(value);
+
+    if (level < 0)
+        return mb_usage(err,
+                        "invalid value '%s' for --thread-level (-thread_level): expected "
+                        "single, funneled, serialized or multiple",
+                        value);
+    cfg->common.thread_level = level;
+    cfg->common.thread_level_given = 1;
+    return 0;
+}
+
+static const char *thread_level_call(int level)
+{
+    return level == MB_THREAD_SINGLE ? "MPI_Init" : "MPI_Init_thread";
+}
+
+static void show_thread_level(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const int level = cfg->common.thread_level;
+
+    const struct mb_suite *s = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite) : NULL;
+
+    snprintf(buf, len, "%s (%s%s)", mb_thread_level_word(level), thread_level_call(level),
+             cfg->common.thread_level_given ? ""
+             : s && s->legacy               ? ", as the original program"
+                                            : ", the default");
+}
+
+static void help_thread_level(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const int level = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->thread_level : 0;
+
+    snprintf(buf, len, "%s", mb_thread_level_word(level));
 }
 
 #define COMMON(field) offsetof(struct mb_common_config, field)
@@ -56,6 +98,16 @@ const struct mb_option mb_common_options[] = {
      .metavar = "SEC",
      .help = "abort the job (exit 1) if one measurement takes longer than SEC seconds",
      .show = show_timeout,
+     .block = MB_IN_COMMON},
+    {.name = "--thread-level",
+     .alias = "-thread_level",
+     .kind = MB_OPT_CUSTOM,
+     .offset = COMMON(thread_level),
+     .metavar = "single|funneled|serialized|multiple",
+     .help = "initialise MPI with MPI_Init (single) or MPI_Init_thread at that level",
+     .parse = parse_thread_level,
+     .show = show_thread_level,
+     .help_default = help_thread_level,
      .block = MB_IN_COMMON},
     {.name = "--quiet",
      .kind = MB_OPT_FLAG,

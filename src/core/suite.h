@@ -55,6 +55,9 @@ struct mb_suite {
     const char *name;   /* subcommand: "imb-mpi1" */
     const char *legacy; /* original program name for argv[0] dispatch, or NULL */
     const char *title;  /* one line for listings */
+    /* enum mb_thread_level: how the original program initialises MPI (core/thread_level.h);
+     * 0 = MPI_Init. */
+    int thread_level;
     const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
     const char *operands; /* --help's synopsis of the positional arguments, with positional */

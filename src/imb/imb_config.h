@@ -43,7 +43,7 @@ struct mb_imb_config {
     int io_force;
     int io_keep;
     double cpu_secs; /* -t_cpu (--cpu-secs); 0 = TARGET_CPU_SECS */
-    /* IMB-EXT and IMB-IO -alloc mpi|mmap: an mb_buf_source; 0 = the family's (MPI_Alloc_mem). */
+    /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
      * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/decisions.md). */

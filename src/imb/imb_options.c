@@ -547,38 +547,61 @@ static const struct mb_option order_options[] = {
 static const struct mb_option_set order_set = {order_options,
                                                sizeof order_options / sizeof order_options[0], 0};
 
-/* ---- IMB-EXT and IMB-IO: -alloc mpi|mmap ------------------------------------------------- */
+/* ---- -alloc malloc|mmap|mpi ------------------------------------------------------------ */
 
-/* IMB 3.1 takes IMB-EXT's and IMB-IO's message buffers from MPI_Alloc_mem (IMB_mem_manager.c),
- * the default here (docs/adr/program-imb-buffers.md); mmap is mpibench's own allocation, as for
- * IMB-MPI1 - the way to see what the library's memory changes. */
+/* Where the message buffers come from, by default as IMB 3.1 took them (IMB_mem_manager.c):
+ * malloc for IMB-MPI1 (IMB_v_alloc), MPI_Alloc_mem for IMB-EXT and IMB-IO (IMB_alloc_buf);
+ * mmap is mpibench's own page-aligned allocation (docs/adr/program-imb-buffers.md). */
 static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
     if (strcmp(value, "mpi") == 0)
         settings(cfg)->alloc = MB_BUF_MPI;
     else if (strcmp(value, "mmap") == 0)
         settings(cfg)->alloc = MB_BUF_MMAP;
+    else if (strcmp(value, "malloc") == 0)
+        settings(cfg)->alloc = MB_BUF_MALLOC;
     else
-        return mb_usage(err, "invalid value '%s' for -alloc: expected mpi or mmap", value);
+        return mb_usage(err, "invalid value '%s' for -alloc: expected malloc, mmap or mpi", value);
     return 0;
+}
+
+static const char *alloc_words(enum mb_buf_source src)
+{
+    switch (src) {
+    case MB_BUF_MPI:
+        return "mpi: message buffers from MPI_Alloc_mem";
+    case MB_BUF_MALLOC:
+        return "malloc: message buffers from malloc";
+    default:
+        return "mmap: message buffers from mpibench's own page-aligned mmap";
+    }
 }
 
 static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
-    snprintf(buf, len, "%s%s",
-             mb_imb_buf_source(c) == MB_BUF_MPI ? "mpi: message buffers from MPI_Alloc_mem"
-                                                : "mmap: message buffers from mpibench's own mmap",
-             c->alloc ? "" : " (default)");
+    snprintf(buf, len, "%s%s", alloc_words(mb_imb_buf_source(c)),
+             c->alloc ? "" : " (default, as IMB 3.1)");
+}
+
+static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_family(mb_imb_cfg(cfg))->buffers == MB_BUF_MPI ? "mpi" : "malloc");
 }
 
 #define ALLOC_ROW                                                                                  \
     {                                                                                              \
-        .name = "-alloc", .kind = MB_OPT_CUSTOM, .offset = IMB(alloc), .metavar = "mpi|mmap",      \
-        .help = "where the message buffers come from: MPI_Alloc_mem (default, as IMB 3.1) or "     \
-                "mpibench's own mmap",                                                             \
-        .parse = parse_alloc, .show = show_alloc                                                   \
+        .name = "-alloc", .kind = MB_OPT_CUSTOM, .offset = IMB(alloc),                             \
+        .metavar = "malloc|mmap|mpi",                                                              \
+        .help = "where the message buffers come from: malloc, mpibench's own page-aligned mmap "   \
+                "or MPI_Alloc_mem",                                                                \
+        .parse = parse_alloc, .show = show_alloc, .help_default = help_alloc                       \
     }
+
+static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW};
+static const struct mb_option_set mpi1_alloc_set = {
+    mpi1_alloc_options, sizeof mpi1_alloc_options / sizeof mpi1_alloc_options[0], 0};
 
 /* ---- IMB-EXT: --info key=value (guide 5.2.3.3, User_Set_Info) ------------------------- */
 
@@ -805,7 +828,7 @@ static void io_defaults(void *block)
 const struct mb_settings_type mb_imb_mpi1_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = mpi1_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &resolved_set}};
+    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &mpi1_alloc_set, &resolved_set}};
 const struct mb_settings_type mb_imb_ext_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = ext_defaults,

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/scratch.h"
 #include "core/suite.h"
+#include "core/thread_level.h"
 #include "core/watchdog.h"
 #include "imb/imb_cpu.h"
 #include "imb/imb_driver.h"
@@ -80,6 +81,7 @@ const struct mb_suite mb_suite_imb_mpi1 = {
     .name = "imb-mpi1",
     .legacy = "IMB-MPI1",
     .title = "IMB-MPI1: Intel MPI Benchmarks 3.1 MPI-1 part",
+    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_mpi1_settings,
     .positional = mb_imb_positional,
     .operands = "[benchmark ...]",
@@ -94,6 +96,7 @@ const struct mb_suite mb_suite_imb_ext = {
     .name = "imb-ext",
     .legacy = "IMB-EXT",
     .title = "IMB-EXT: Intel MPI Benchmarks 3.1 one-sided communication (MPI-2 part)",
+    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_ext_settings,
     .positional = mb_imb_positional,
     .operands = "[benchmark ...]",
@@ -108,6 +111,7 @@ const struct mb_suite mb_suite_imb_io = {
     .name = "imb-io",
     .legacy = "IMB-IO",
     .title = "IMB-IO: Intel MPI Benchmarks 3.1 MPI-IO part",
+    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_io_settings,
     .positional = mb_imb_positional,
     .operands = "[benchmark ...]",

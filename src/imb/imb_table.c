@@ -181,7 +181,7 @@ const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
                                                  .warm_x = MB_IMB_ASSIGN_SIZE,
                                                  .warmups = MB_IMB_N_WARMUP,
                                                  .list_break_after = "Allgatherv",
-                                                 .buffers = MB_BUF_MMAP};
+                                                 .buffers = MB_BUF_MALLOC};
 
 /* The guide's list (3.2), the order of a default run with -order guide. */
 const char *const mb_imb_mpi1_guide_order[] = {

@@ -9,6 +9,7 @@
 #include "core/scratch.h"
 #include "core/sink.h"
 #include "core/suite.h"
+#include "core/thread_level.h"
 #include "job/job_plan.h"
 #include "results/headline.h"
 #include "results/html.h"
@@ -230,6 +231,10 @@ static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg,
     argv[n++] = w->timeout;
     if (cfg->common.check)
         argv[n++] = "--check";
+    /* One process, one MPI initialisation: every phase runs at the job's thread level and
+     * says so, whatever its original program asked for (core/thread_level.h). */
+    argv[n++] = "--thread-level";
+    argv[n++] = (char *)mb_thread_level_word(cfg->common.thread_level);
     if (p->io_flag) {
         argv[n++] = (char *)p->io_flag;
         argv[n++] = (char *)j->scratch;

@@ -146,7 +146,8 @@ class Invocation:
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
                    "--dir", "--file", "--cpu-secs", "-t_cpu", "-alloc", "-warm_up", "-win_disp",
-                   "-win_scope", "-prime", "-time_rule", "-order"}
+                   "-win_scope", "-prime", "-time_rule", "-order", "-thread_level",
+                   "--thread-level"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam

@@ -196,6 +196,13 @@ def check_run(opts, cwd, proc, outdir):
             check(os.path.isfile(f) and os.path.getsize(f) > 0, f"{outdir}/{p}.{ext} missing")
     for p in set(PHASES) - set(ran):
         check(not os.path.exists(os.path.join(out, f"{p}.txt")), f"skipped {p} left a file")
+    # One process, one MPI initialisation: every phase says the job's thread level (plain
+    # MPI_Init by default), not the level its original program would have asked for.
+    for p in ran:
+        text = open(os.path.join(out, f"{p}.txt")).read()
+        check(re.search(r"^#   --thread-level +: single \(MPI_Init\)$", text, re.M),
+              f"{p}.txt does not say the job's thread level (single, MPI_Init)")
+        check("MPI_THREAD_MULTIPLE" not in text, f"{p}.txt names MPI_THREAD_MULTIPLE")
     check(not os.path.exists(os.path.join(out, "io-scratch")), "io-scratch left behind")
 
     recs = load_jsonl(os.path.join(out, "results.jsonl"), opts.schema)

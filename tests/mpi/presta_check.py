@@ -33,7 +33,8 @@ def parse_letters(args):
     k = 0
     while k < len(args):
         a = args[k]
-        if a in ("--samples", "--sizes", "--timeout", "--json", "--output-dir"):
+        if a in ("--samples", "--sizes", "--timeout", "--json", "--output-dir", "--thread-level",
+                 "-thread_level"):
             if a == "--samples":
                 o["samples"] = int(args[k + 1])
             elif a == "--sizes":
