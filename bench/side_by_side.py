@@ -211,8 +211,10 @@ class Suite:
         self.orig, self.mine, self.timeout = orig, mine, timeout
 
 
-def mpirun(ctx, np):
-    return ctx["mpiexec"] + ["-np", str(np)]
+def mpirun(ctx, np, io=False):
+    # --rt: never for the I/O suites, whose ranks would starve the kernel's writeback threads
+    # (an IMB-IO run spun for 15 minutes so).
+    return (ctx["rt"] if not io else []) + ctx["mpiexec"] + ["-np", str(np)]
 
 
 def imb_suites(ctx, opts):
@@ -228,7 +230,7 @@ def imb_suites(ctx, opts):
         def orig(work):
             cwd = os.path.join(work, "o")
             os.makedirs(cwd, exist_ok=True)
-            text, _ = run(mpirun(ctx, np) + [origexe, "-npmin", str(np), "-msglen", lengths_file]
+            text, _ = run(mpirun(ctx, np, io) + [origexe, "-npmin", str(np), "-msglen", lengths_file]
                           + list(extra_orig) + benches, cwd, 1800)
             return to_rows(imb_text(text, lengths))
 
@@ -238,7 +240,7 @@ def imb_suites(ctx, opts):
             js = os.path.join(work, "m.jsonl")
             if os.path.exists(js):
                 os.unlink(js)
-            cmd = mpirun(ctx, np) + [os.path.join(ctx["build"], family), "-npmin", str(np),
+            cmd = mpirun(ctx, np, io) + [os.path.join(ctx["build"], family), "-npmin", str(np),
                                      "-msglen", lengths_file, "--json", js, "--quiet"]
             if io:
                 cmd += ["--dir", cwd]
@@ -340,7 +342,7 @@ def beffio_suite(ctx, opts):
     args = ["-MB", str(mb), "-MT", str(2 * mb), "-T", str(T), "-N", "1,2"]
 
     def orig(work):
-        out, _ = run(mpirun(ctx, 2) + [os.path.join(d, "b_eff_io")] + args
+        out, _ = run(mpirun(ctx, 2, True) + [os.path.join(d, "b_eff_io")] + args
                      + ["-p", work, "-f", "orig"], work, 20 * T + 300)
         with open(os.path.join(work, "orig.sum"), errors="replace") as f:
             s = f.read()
@@ -372,7 +374,7 @@ def beffio_suite(ctx, opts):
         js = os.path.join(work, "m.jsonl")
         if os.path.exists(js):
             os.unlink(js)
-        run(mpirun(ctx, 2) + [os.path.join(ctx["build"], "b_eff_io")] + args
+        run(mpirun(ctx, 2, True) + [os.path.join(ctx["build"], "b_eff_io")] + args
             + ["-p", work, "-f", "mine", "--json", js, "--quiet"], work, 20 * T + 300)
         rows = {}
         for r in read_jsonl(js):
@@ -646,9 +648,10 @@ def main():
     ap.add_argument("--beffio-T", type=int, help="b_eff_io -T (default 20; quick 10)")
     ap.add_argument("--scratch", default="/var/tmp", help="where scratch directories go (a disk)")
     ap.add_argument("--rt", action="store_true",
-                    help="run every program (original and mpibench alike) under chrt -f 1, so that "
-                    "other load on the machine cannot preempt it (needs root or CAP_SYS_NICE; "
-                    "the kernel still keeps 5 %% of each second for other tasks)")
+                    help="run the communication suites (original and mpibench alike; not IMB-IO and "
+                    "b_eff_io, whose ranks would starve the kernel's I/O threads) under chrt -f 1, "
+                    "so that other load on the machine cannot preempt them (needs root or "
+                    "CAP_SYS_NICE; the kernel still keeps 5 %% of each second for other tasks)")
     ap.add_argument("--out", help="also write the Markdown table to this file")
     ap.add_argument("--raw", help="write every run's parsed figures as JSON to this file")
     opts = ap.parse_args()
@@ -658,8 +661,6 @@ def main():
     opts.suites = set(opts.suites.split(","))
     build = os.path.abspath(opts.build)
     mpi, mpiexec, mpiver = mpi_of(build)
-    if opts.rt:
-        mpiexec = ["chrt", "-f", "1"] + mpiexec
     rounds = opts.rounds or (1 if opts.quick else 3)
     originals = opts.originals or next(
         (d for d in ("/work/peers/build/sbs", "/work/peers/build",
@@ -677,7 +678,7 @@ def main():
     nps = [int(x) for x in (opts.np or ("2,4" if mpi == "openmpi" else "2")).split(",")]
     work = tempfile.mkdtemp(prefix="side-by-side-", dir=opts.scratch)
     ctx = {"build": build, "mpi": mpi, "mpiexec": mpiexec, "nps": nps, "work": work, "orig": orig,
-           "skipped": skipped, "scratch": opts.scratch}
+           "skipped": skipped, "scratch": opts.scratch, "rt": ["chrt", "-f", "1"] if opts.rt else []}
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
