@@ -1,5 +1,5 @@
 #!/bin/sh
-# b_eff figures for the notes and docs/performance.md: run time and b_eff of full default
+# b_eff figures for the notes and docs/figures.md: run time and b_eff of full default
 # runs (paper rules, 30 random rings, 3 repetitions, memory detected) for several process
 # counts, and the spread of b_eff over consecutive runs with the same count.
 # Usage: bench/beff_figures.sh [BUILD_DIR] [RUNS_AT_4]   (Open MPI's mpiexec, oversubscribed)

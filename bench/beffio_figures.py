@@ -15,7 +15,7 @@ For each process count (--np, default 2 and 4) and each MPI build given:
 Runs of the two programs alternate (mpibench, original, mpibench, ...), so a drift of the
 machine's load hits both. Scratch files go to --dir (default a new directory under /var/tmp,
 i.e. the disk, not a tmpfs) and are removed. Prints a Markdown table for
-docs/performance.md.
+docs/figures.md.
 
 Usage: python3 bench/beffio_figures.py [--openmpi DIR] [--mpich DIR] [--orig-openmpi EXE]
            [--orig-mpich EXE] [--np 2,4] [--seconds 60] [--runs 3] [--orig-runs 1] [--mb 64]

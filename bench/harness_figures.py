@@ -5,7 +5,7 @@
    hand-written loop bench/ref_pingpong.c, same repetitions and the same warm-up rule (no
    warm-up at the length), runs alternating, median of --runs each. This isolates the
    harness's own cost; what the machine delivers compared with IMB 2021, OSU and a minimal
-   loop that warms up every length is bench/peer_figures.py's job (docs/performance.md).
+   loop that warms up every length is bench/peer_figures.py's job (docs/figures.md).
 2. Memory: message-buffer bytes per process of every benchmark at the standard settings
    (from the JSON "buffer_bytes") against the IMB guide's Table 20, and the peak resident
    memory per process next to that of the reference program (the MPI library's own share).

@@ -75,7 +75,7 @@ def dd(scratch, what, size):
     """MB/s (2^20 bytes) of dd writing size bytes with fsync, or reading them back cached."""
     path = os.path.join(scratch, "dd.tmp")
     # 1 MiB blocks: dd's buffer is fresh memory, and first touching 16 MiB of it costs more
-    # than the I/O on this VM (docs/performance.md).
+    # than the I/O on this VM (docs/figures.md).
     bs = min(size, MB)
     w = subprocess.run(["dd", "if=/dev/zero", f"of={path}", f"bs={bs}", f"count={size // bs}",
                         "conv=fsync"], capture_output=True, text=True)

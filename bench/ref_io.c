@@ -7,7 +7,7 @@
  *          buffer, as IMB-IO writes its read files); then n x MPI_File_read of BYTES into
  *          the buffer. (Where the file's content came from
  *          matters on this VM: reading back into the very buffer the file was written from
- *          ran 2.5 times faster than into any other - docs/performance.md.)
+ *          ran 2.5 times faster than into any other - docs/figures.md.)
  * The file is closed and re-opened before each timed loop, as in IMB-IO.
  * The loop runs twice from the start of the file and the second pass is reported: the first
  * MPI-IO calls of a process pay a one-time cost (about 25 us with Open MPI here), which

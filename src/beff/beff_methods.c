@@ -116,9 +116,9 @@ static void check(const struct mb_beff_xfer *x, const unsigned char *r, int len,
                x->world_rank, src, bad, r[bad], want);
 }
 
-/* b_eff 3.6's cyclic buffers, with its quirk Q2 (docs/decisions.md, b_eff) fixed: the slices of one
- * iteration never wrap in the middle, so they are always disjoint (6 slices of L rounded to 8 fit
- * in 6*(L_max+16)). */
+/* b_eff 3.6's cyclic buffers, with its quirk Q2 (docs/adr/beff-measurement.md) fixed: the slices of
+ * one iteration never wrap in the middle, so they are always disjoint (6 slices of L rounded to 8
+ * fit in 6*(L_max+16)). */
 static size_t iteration_base(struct mb_beff_xfer *x, int nsteps, size_t l8)
 {
     if (x->base + (size_t)nsteps * l8 > x->buflen)

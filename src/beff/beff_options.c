@@ -1,6 +1,6 @@
 /* b_eff's command line: the original's -f and -yrange (as in b_eff 3.6, with its quirk Q9
- * fixed: a proper parser) and mpibench's own options (docs/decisions.md, b_eff). Only rank 0 runs
- * this code. */
+ * fixed: a proper parser) and mpibench's own options (docs/adr/beff-measurement.md). Only rank 0
+ * runs this code. */
 #include "beff/beff_options.h"
 
 #include "beff/beff.h"
@@ -194,7 +194,7 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
             (long long)(((unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16)) &
                         0xFFFFFFFFULL);
     if (b->memory_mb == 0) {
-        /* docs/decisions.md, b_eff "Memory": memory per processor = node memory / processes on
+        /* docs/adr/beff-measurement.md, "L_max": memory per processor = node memory / processes on
          * the node. */
         b->memory_mb = (long)(avail / (1024 * 1024));
         if (b->memory_mb < 1)

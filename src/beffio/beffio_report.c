@@ -213,7 +213,8 @@ void mb_bio_print_end(const struct mb_bio_run *r, const struct mb_bio_data *d)
             v->n, v->bytes / 1e6, v->t, v->bw / 1e6, v->wbw / 1e6, v->value / 1e6);
     }
     say(r, " total execution time is %7.2f sec\n", d->t_total);
-    /* -T is 2.1's schedule, not a limit (docs/decisions.md): say so when a run missed it. */
+    /* -T is 2.1's schedule, not a limit (docs/adr/beffio-schedule.md): say so when a run missed
+     * it. */
     if (fabs(d->t_total - (double)r->b->T) > MB_BIO_T_SLACK * (double)r->b->T)
         say(r,
             " (scheduled: %ld sec; only the write loops of types 0-2 follow it, the other "

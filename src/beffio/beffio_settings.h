@@ -27,11 +27,11 @@ enum {
 #define MB_BIO_T_VALID_21       1800.0
 #define MB_BIO_T_VALID_WEIGHTED 900.0
 /* A run that ends further than this fraction from -T says so after its execution time (the
- * schedule only bounds the write loops: docs/decisions.md). */
+ * schedule only bounds the write loops: docs/adr/beffio-schedule.md). */
 #define MB_BIO_T_SLACK 0.1
 /* Share of the scratch directory's free space a run may fill (all partitions' files stay on
  * disk from their write to their read pass, as in b_eff_io 2.1); the time-driven write loops stop
- * early rather than fill the disk (docs/decisions.md). */
+ * early rather than fill the disk (docs/adr/beffio-disk-budget.md). */
 #define MB_BIO_DISK_SHARE 0.8
 
 /* The chunk sizes of the table (bytes; kB = 1024, MB = 2^20). */

@@ -109,8 +109,8 @@ static int bio_prepare(const struct mb_ctx *ctx, const struct mb_config *cfg, vo
     struct bio_state *st = mb_xcalloc(1, sizeof *st);
     int status;
 
-    /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM (docs/decisions.md,
-     * b_eff_io). */
+    /* Scratch and temporary files go on every exit path, also SIGINT/SIGTERM
+     * (docs/adr/scratch-files.md). */
     mb_scratch_keep(mb_bio_cfg(cfg)->keep);
     mb_scratch_signals_install(&st->signals);
     status = setup(ctx, cfg, &st->r, &st->pr);

@@ -175,8 +175,8 @@ void mb_die(const char *fmt, ...)
     emit(prefix, fmt, ap);
     va_end(ap);
     fflush(stdout);
-    /* Scratch files this process created go before the job does (docs/decisions.md: removed
-     * also on error); the other processes clean theirs when the launcher signals them. */
+    /* Scratch files this process created go before the job does (docs/adr/scratch-files.md:
+     * removed also on error); the other processes clean theirs when the launcher signals them. */
     mb_last_rites();
     /* MPICH's hydra may kill the job on MPI_Abort before it has forwarded this rank's
      * stderr: give the launcher a moment to pass the message on (error path only). */

@@ -1,6 +1,6 @@
 /* Reading the one-entry-per-line files of the originals (IMB -msglen and -input, Presta -f):
  * blank lines and '#' comments are skipped, every other line is one entry. Errors name the
- * file and line (a project rule, docs/decisions.md). Only rank 0 calls these. */
+ * file and line (a project rule, docs/adr/user-files.md). Only rank 0 calls these. */
 #ifndef MB_LISTFILE_H
 #define MB_LISTFILE_H
 

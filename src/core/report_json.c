@@ -77,7 +77,7 @@ void mb_json_quote(struct mb_jobj *o, const char *s)
             append(o, esc, 2);
         } else if (*p < 0x20 || n == 0) {
             /* Control characters, and bytes that are not UTF-8 (a file name in another
-             * encoding): the character of the byte's value (docs/decisions.md), so that every
+             * encoding): the character of the byte's value (docs/adr/messages.md), so that every
              * line stays valid UTF-8 JSON and the byte can still be told. */
             appendf(o, "\\u%04x", *p);
         } else {

@@ -1,7 +1,7 @@
 /* Scratch files of the I/O suites (IMB-IO: IMB 3.1 guide 5.2.3.2; b_eff_io: the b_eff_io 2.1
- * source's scratch files; the rules: docs/decisions.md): names in a directory, creation that never
- * takes over a file this run did not create, and a cleanup registry that removes exactly the files
- * this process created on every exit path - normal end, mb_die, the --timeout watchdog,
+ * source's scratch files; the rules: docs/adr/scratch-files.md): names in a directory, creation
+ * that never takes over a file this run did not create, and a cleanup registry that removes exactly
+ * the files this process created on every exit path - normal end, mb_die, the --timeout watchdog,
  * SIGINT/SIGTERM and, through a janitor process, a SIGKILL - unless the user asked to keep them
  * (-keep). Also the MPI-IO pieces both suites need: an open that returns errors with a readable
  * message, MPI-IO hints from a file, and the file-system description for headers.
@@ -70,7 +70,7 @@ int mb_scratch_check_existing(const char *dir, const char *dir_option, mb_scratc
 /* Creates path as an empty regular file and registers it for cleanup. An existing path is
  * refused (MB_ERR_USAGE, naming what is there) unless flags has MB_SCRATCH_FORCE; then an
  * existing regular file with no other hard link is taken over - truncated, registered and later
- * removed like one this run created (docs/decisions.md: --force allows overwriting). Anything that
+ * removed like one this run created (docs/adr/scratch-files.md: --force). Anything that
  * is not a regular file (directory, FIFO, device, socket, symbolic link - even to a regular file)
  * is refused even with force. MB_SCRATCH_TEMPORARY marks a file that is removed on every exit
  * path even in keep mode (b_eff_io's protocol files under their temporary names: -keep keeps

@@ -1,6 +1,6 @@
 /* Result streams whose failed writes are run-time errors naming the file: a full disk,
  * stdout on /dev/full or closed once ended a run with status 0 and cut or empty files
- * (docs/decisions.md, "Write failures"). Rank 0 only. */
+ * (docs/adr/user-files.md). Rank 0 only. */
 #ifndef MB_SINK_H
 #define MB_SINK_H
 

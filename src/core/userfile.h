@@ -7,8 +7,8 @@
  * Every file a run reads or writes is recorded by identity in a struct mb_files, so that
  * one file never serves two purposes (--json naming the -msglen file would overwrite it;
  * --json naming a protocol file would interleave both) and an error path removes only the
- * files this run created, checked by device and inode, never by name (docs/decisions.md,
- * "Files the user names"). Only rank 0 calls these. */
+ * files this run created, checked by device and inode, never by name (docs/adr/user-files.md). Only
+ * rank 0 calls these. */
 #ifndef MB_USERFILE_H
 #define MB_USERFILE_H
 

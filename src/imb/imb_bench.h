@@ -122,7 +122,7 @@ struct mb_imb_bench {
     void (*kernel)(const struct mb_imb_args *a, long iter);
     /* Optional, for aggregate mode: samples first .. first+n-1 in one call - the same
      * transfers as n kernel calls, without an indirect call per transfer, which at 0 bytes
-     * is a measurable part of an MPI_Put (docs/performance.md). */
+     * is a measurable part of an MPI_Put (docs/adr/imb-ext-one-sided.md). */
     void (*batch)(const struct mb_imb_args *a, long first, long n);
     /* Non-blocking I/O (guide 4.2.5, 5.2.8.3): the kernel is the blocking equivalent that
      * gives t_pure; istart initiates transfers first .. first+n-1 and iwait completes them,

@@ -34,7 +34,7 @@ struct mb_imb_config {
      * IMB-IO passes the same entries to MPI_File_open and MPI_File_set_view. */
     char *win_info;
     size_t win_info_len; /* bytes including the terminating NUL; 0 when none */
-    /* IMB-IO (IMB 3.1 guide 5.2.3.2; docs/decisions.md, IMB-IO "Files"): where the scratch files
+    /* IMB-IO (IMB 3.1 guide 5.2.3.2; docs/adr/scratch-files.md): where the scratch files
      * go and what they are called, whether an existing file of that name may be overwritten
      * (--force) or the files kept (-keep), and the CPU_Exploit time per non-blocking transfer
      * (TARGET_CPU_SECS). */
@@ -46,7 +46,7 @@ struct mb_imb_config {
     /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
-     * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/decisions.md). */
+     * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/adr/imb-warm-up.md). */
     int warm_up_each;
     /* IMB-EXT -win_disp: where the transfers of one sample go in the window and the origin
      * buffer (docs/adr/program-ext-displacement.md). */

@@ -412,7 +412,7 @@ static void measure(struct block_run *r, const long long *lens, long *counts, si
         n_min = mb_imb_time_min_reps(n_rule);
     }
     if (c->warm_up_each) {
-        /* -warm_up on: Intel IMB's rule, untimed (docs/decisions.md). */
+        /* -warm_up on: Intel IMB's rule, untimed (docs/adr/imb-warm-up.md). */
         long w = n / MB_IMB_WARMUP_DIVISOR;
         if (w < MB_IMB_WARMUP_MIN)
             w = n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN;
@@ -511,7 +511,7 @@ static int allocate(struct block_run *r, const long long *lens, size_t nlen, lon
  * on the project's VM against 0.3-0.5 ms later; registering memory with an RDMA network is
  * the same kind of one-time cost). Without this, the first sample of every length paid it for
  * the part of the buffers no shorter length had used: 40 % of the 4 MiB bandwidth at IMB's 10
- * repetitions (docs/performance.md). Repetition counts, buffers and timed loops stay IMB
+ * repetitions (docs/figures.md). Repetition counts, buffers and timed loops stay IMB
  * 3.1's; its warm-up (guide 5.2.6) is there to keep such initialisation out of the timings.
  * Two samples, Q with a rotating root (so that every process has received), or one more
  * than the off-cache slots; more than two only within the largest length's repetitions. */

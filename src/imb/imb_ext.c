@@ -144,7 +144,7 @@ static void put_to(const struct mb_imb_args *a, long iter, int target)
 /* The aggregate batches keep the loop's values in locals: MPI_Put is an external call, so
  * fields read through a would be loaded again for every transfer. The buffer index advances
  * and wraps by comparison, not division, which at 0 bytes would be a measurable part of an
- * MPI_Put (docs/performance.md); with one buffer it stays 0. */
+ * MPI_Put (docs/adr/imb-ext-one-sided.md); with one buffer it stays 0. */
 static void put_batch(const struct mb_imb_args *a, long first, long n, int target)
 {
     const char *const base = a->sbuf;

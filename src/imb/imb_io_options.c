@@ -1,4 +1,4 @@
-/* IMB-IO's settings check (rank 0, before anything runs; docs/decisions.md, IMB-IO "Files"):
+/* IMB-IO's settings check (rank 0, before anything runs; docs/adr/scratch-files.md):
  * the scratch directory must exist and be writable, the file name must be a plain name, and
  * unless --force no file of a name this run would create may exist in the directory - the run
  * is refused with one message instead of failing (or overwriting) half-way. The creation

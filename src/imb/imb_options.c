@@ -102,7 +102,7 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
                         why);
     if (v < 0)
         return mb_usage(err, "negative message length %lld", v);
-    /* Counts are MPI ints (docs/decisions.md, "Lengths above INT_MAX"): larger messages are
+    /* Counts are MPI ints (docs/adr/imb-memory.md): larger messages are
      * refused, not overflowed. */
     if (v > INT_MAX)
         return mb_usage(err, "message length %lld exceeds the largest supported length (%d bytes)",
@@ -445,7 +445,7 @@ static const struct mb_option_set resolved_set = {resolved, sizeof resolved / si
 
 /* Intel IMB 2019 and later warm up every length before timing it (their -warm_up, default on);
  * IMB 3.1 warms up once per benchmark with 4 bytes (guide 5.2.6), which stays the default
- * here. On machines where the first copies into a buffer are slow (docs/performance.md) the
+ * here. On machines where the first copies into a buffer are slow (docs/adr/imb-warm-up.md) the
  * two rules give different numbers at large lengths; this option measures the newer way. */
 static int parse_warm_up(struct mb_config *cfg, const char *value, struct mb_error *err)
 {

@@ -50,7 +50,7 @@
 #define MB_IMB_TIME_BATCHES     5
 
 /* Default -mem cap: this fraction of the node's memory per process (guide 5.1.2.7 leaves the
- * default to IMB_mem_info.h; see docs/decisions.md). */
+ * default to IMB_mem_info.h; see docs/adr/imb-memory.md). */
 #define MB_IMB_DEFAULT_MEM_FRACTION 0.5
 
 #define MB_GB (1024.0 * 1024.0 * 1024.0) /* -mem is in GBytes of 2^30 bytes */

@@ -46,8 +46,8 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         plan.cpu = &cpu;
     }
     if (io) {
-        /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun (docs/decisions.md,
-         * IMB-IO "Files"). */
+        /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun
+         * (docs/adr/scratch-files.md). */
         mb_scratch_keep(c->io_keep);
         mb_scratch_signals_install(&signals);
     }

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 /* Presta 1.2 settings (its flags, and long options after Presta 1.3.0's additions;
- * docs/decisions.md). The letters keep the original defaults; the resolved lists are filled by rank
- * 0 during validation and broadcast. */
+ * docs/adr/presta-additions.md). The letters keep the original defaults; the resolved lists are
+ * filled by rank 0 during validation and broadcast. */
 struct mb_presta_config {
     long start, stop, factor; /* -b, -e, -s: message sizes (com, rma) */
     long epochs;              /* -c: rma epochs per measurement */

@@ -1,7 +1,7 @@
 /* globalop: loops of N = 4096 collective operations with and without the crunch kernel
  * (Presta 1.2 README, globalop.c). One table row per section, one body kernel; the driver reads
  * the clock. Unlike the original, every reduced or broadcast value is checked against what it
- * must be (docs/decisions.md, Presta): a wrong value is reported and the exit status is 1. */
+ * must be (docs/adr/presta-additions.md): a wrong value is reported and the exit status is 1. */
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 

@@ -1,6 +1,6 @@
 /* Presta's command lines (as the Presta 1.2 sources parse them) and their validation, with the
- * original's quirks (docs/decisions.md, Presta) turned into clear errors. Only rank 0 runs this
- * code. */
+ * original's quirks (docs/adr/presta-command-line.md) turned into clear errors. Only rank 0 runs
+ * this code. */
 #ifndef MB_PRESTA_OPTIONS_H
 #define MB_PRESTA_OPTIONS_H
 

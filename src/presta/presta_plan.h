@@ -37,7 +37,8 @@ int mb_presta_active_key(const struct mb_presta_layout *l, int P, int r);
 int mb_presta_layout_check(const struct mb_presta_layout *l, const char **why);
 
 /* Message sizes START, START*FACTOR, ... <= STOP (as in com.c and rma.c), 64-bit. Returns the
- * count (written up to cap). Needs start >= 1 and factor >= 2 (quirk Q8, docs/decisions.md). */
+ * count (written up to cap). Needs start >= 1 and factor >= 2 (quirk Q8,
+ * docs/adr/presta-command-line.md). */
 size_t mb_presta_sizes(long long start, long long stop, long long factor, long long *out,
                        size_t cap);
 

@@ -556,7 +556,7 @@ def skip_reason(opts):
                        stderr=subprocess.STDOUT, text=True)
     if not re.search(r"Open MPI|OpenRTE", r.stdout):
         return (f"{opts.mpirun} is not Open MPI: the tier uses Open MPI only (MPICH 4.0 over "
-                "UCX/TCP hangs intermittently in MPI_Finalize, docs/decisions.md)")
+                "UCX/TCP hangs intermittently in MPI_Finalize, docs/adr/multihost-tier.md)")
     return None
 
 

@@ -6,7 +6,7 @@ daemons on them through an rsh agent, exactly as it would over ssh on a cluster.
 gives every host its own TCP/IP stack, so messages between hosts really go through TCP over
 a veth pair and the bridge, and MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) groups the
 processes per namespace (Open MPI counts one node per daemon). Open MPI only: MPICH 4.0's
-UCX transport over TCP hangs intermittently in MPI_Finalize (docs/decisions.md).
+UCX transport over TCP hangs intermittently in MPI_Finalize (docs/adr/multihost-tier.md).
 
 Nothing outside what this module creates is touched:
   - it refuses to start when a name it would create exists (namespace, link, /etc/netns/NAME);

@@ -1,9 +1,9 @@
 /* Presta's shared machinery as pure functions (presta_plan.h) against the Presta 1.2 sources and
  * README: process-count lists, the partner rule, the pair enumeration and the active
  * communicator's order (worked examples, the README's among them), layout validation (quirks
- * Q6, Q7, Q22 of docs/decisions.md), message sizes (Q8), the butterfly barrier's schedule
- * (checked by simulating every rank) and the MPI_Wtime overhead algorithm of the footer (on fake
- * clocks). No MPI calls. */
+ * Q6, Q7, Q22 of docs/adr/presta-command-line.md), message sizes (Q8), the butterfly barrier's
+ * schedule (checked by simulating every rank) and the MPI_Wtime overhead algorithm of the footer
+ * (on fake clocks). No MPI calls. */
 #include "presta/presta_plan.h"
 
 #include <limits.h>
