@@ -18,8 +18,10 @@ void mb_beff_xfer_init(struct mb_beff_xfer *x, size_t buflen, int nprocs, int wo
 {
     memset(x, 0, sizeof *x);
     x->buflen = buflen;
-    x->sbuf = mb_buf_alloc(buflen);
-    x->rbuf = mb_buf_alloc(buflen);
+    /* From malloc, as b_eff 3.6 (b_eff.c lines 566-567): laid out as its buffers were
+     * (core/buffers.h). */
+    x->sbuf = mb_buf_alloc_from(MB_BUF_MALLOC, buflen);
+    x->rbuf = mb_buf_alloc_from(MB_BUF_MALLOC, buflen);
     x->scount = mb_xcalloc((size_t)nprocs, sizeof(int));
     x->sdispl = mb_xcalloc((size_t)nprocs, sizeof(int));
     x->rcount = mb_xcalloc((size_t)nprocs, sizeof(int));
@@ -32,9 +34,9 @@ void mb_beff_xfer_init(struct mb_beff_xfer *x, size_t buflen, int nprocs, int wo
 void mb_beff_xfer_free(struct mb_beff_xfer *x)
 {
     if (x->sbuf)
-        mb_buf_free(x->sbuf, x->buflen);
+        mb_buf_free_from(MB_BUF_MALLOC, x->sbuf, x->buflen);
     if (x->rbuf)
-        mb_buf_free(x->rbuf, x->buflen);
+        mb_buf_free_from(MB_BUF_MALLOC, x->rbuf, x->buflen);
     free(x->scount);
     free(x->sdispl);
     free(x->rcount);

@@ -83,8 +83,10 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
     long long bad = 0;
 
     if (active != MPI_COMM_NULL) {
-        char *sbuf = mb_buf_alloc((size_t)size),
-             *rbuf = t->bidir ? mb_buf_alloc((size_t)size) : sbuf;
+        /* From malloc for each size, as Presta 1.2 com.c (lines 262, 351-352): a large block is
+         * then laid out as com.c's, 16 bytes into a page (core/buffers.h). */
+        char *sbuf = mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size),
+             *rbuf = t->bidir ? mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size) : sbuf;
         struct com_args a = {t->bidir, lower, sbuf, rbuf, size, p->ops, job->partner, ctx->world};
         MPI_Status st;
         if (!sbuf || !rbuf)
@@ -110,8 +112,8 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
         if (job->cfg->common.check)
             bad = com_check(job, t->bidir, sbuf, rbuf, size);
         if (t->bidir)
-            mb_buf_free(rbuf, (size_t)size);
-        mb_buf_free(sbuf, (size_t)size);
+            mb_buf_free_from(MB_BUF_MALLOC, rbuf, (size_t)size);
+        mb_buf_free_from(MB_BUF_MALLOC, sbuf, (size_t)size);
     }
     MB_MPI(MPI_Barrier(ctx->world));
     MB_MPI(MPI_Reduce(times, tmax, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->world));

@@ -105,7 +105,7 @@ static long long rma_measure(const struct mb_presta_job *job, const struct rma_t
 {
     const struct mb_presta_config *p = mb_presta_cfg(job->cfg);
     const size_t n = (size_t)p->ops * (size_t)size;
-    char *origin = mb_buf_alloc(n);
+    char *origin = mb_buf_alloc_from(MB_BUF_MALLOC, n); /* as rma.c line 303 (core/buffers.h) */
     struct rma_args a = {t, s, origin, size, p->ops, p->epochs};
     long long bad = 0;
 
@@ -120,7 +120,7 @@ static long long rma_measure(const struct mb_presta_job *job, const struct rma_t
     mb_presta_samples(s->active, p->samples, rma_open, 1, rma_epochs, !p->no_barrier, &a, times);
     if (job->cfg->common.check)
         bad = rma_check(job, t, s, origin, size);
-    mb_buf_free(origin, n);
+    mb_buf_free_from(MB_BUF_MALLOC, origin, n);
     return bad;
 }
 
