@@ -18,7 +18,7 @@ void mb_beff_xfer_init(struct mb_beff_xfer *x, size_t buflen, int nprocs, int wo
 {
     memset(x, 0, sizeof *x);
     x->buflen = buflen;
-    /* From malloc, as b_eff 3.6 (b_eff.c lines 566-567): laid out as its buffers were
+    /* Laid out as malloc lays them out, as b_eff 3.6 (b_eff.c lines 566-567) takes them
      * (core/buffers.h). */
     x->sbuf = mb_buf_alloc_from(MB_BUF_MALLOC, buflen);
     x->rbuf = mb_buf_alloc_from(MB_BUF_MALLOC, buflen);

@@ -3,7 +3,6 @@
 
 #include "core/error.h"
 
-#include <malloc.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,20 +54,21 @@ static void *alloc_mpi(size_t bytes)
     return rc == MPI_SUCCESS && (uintptr_t)p >= FIRST_PAGE ? p : NULL;
 }
 
-/* glibc's malloc maps a block of 128 KiB or more on its own, its data 16 bytes into the first
- * page, and raises that threshold (up to 32 MiB) whenever such a block is freed. IMB 3.1's
- * buffers only grow (IMB_alloc_buf frees the old block for a larger one), so each large one
- * is such a mapping; a suite that frees its buffers after every block would get later ones
- * from the heap, where a send and a receive buffer start at unrelated offsets in their pages
- * and a single-copy transfer between them splits every page: 1 MiB Sendrecv, Alltoall and
- * Gather were 12-14 % slower than IMB 3.1's. Setting the threshold once fixes it at its
- * default (and switches the raising off). */
-static void *alloc_malloc(size_t bytes)
+/* The layout of a large block from glibc's malloc: its own mapping, the data 16 bytes (the
+ * chunk header, two size_t) into the first page. That is where IMB 3.1's buffers sit (they only
+ * grow, so each is a fresh mapping above the 128 KiB threshold), and Presta's and b_eff's
+ * large ones: a page-sized message then spans two pages, and a send and a receive buffer sit
+ * at the same offset in their pages. Built here rather than taken from malloc, whose placement
+ * depends on the heap's history: freed per block, later blocks came from the heap at unrelated
+ * offsets (single-copy transfers between them split every page: 1 MiB Sendrecv 12 % slower
+ * than IMB 3.1's), and fixing glibc's threshold with mallopt made the library's own large
+ * temporary buffers mappings too (Open MPI's Reduce_scatter at 1 MiB 7x slower). */
+enum { MALLOC_HEADER = 2 * sizeof(size_t) };
+
+static void *alloc_malloc_layout(size_t bytes)
 {
-#ifdef M_MMAP_THRESHOLD
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-    return malloc(bytes ? bytes : 1);
+    char *p = mb_buf_alloc(bytes + MALLOC_HEADER);
+    return p ? p + MALLOC_HEADER : NULL;
 }
 
 void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
@@ -77,7 +77,7 @@ void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
     case MB_BUF_MPI:
         return alloc_mpi(bytes);
     case MB_BUF_MALLOC:
-        return alloc_malloc(bytes);
+        return bytes > (size_t)-1 - MALLOC_HEADER ? NULL : alloc_malloc_layout(bytes);
     default:
         return mb_buf_alloc(bytes);
     }
@@ -91,7 +91,8 @@ void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes)
             MB_MPI(MPI_Free_mem(p));
         break;
     case MB_BUF_MALLOC:
-        free(p);
+        if (p)
+            mb_buf_free((char *)p - MALLOC_HEADER, bytes + MALLOC_HEADER);
         break;
     default:
         mb_buf_free(p, bytes);

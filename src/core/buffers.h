@@ -13,10 +13,10 @@
 void *mb_buf_alloc(size_t bytes);
 void mb_buf_free(void *p, size_t bytes);
 
-/* Where a suite's message buffers come from: the mmap above, the C library's malloc - what
- * IMB 3.1 uses for IMB-MPI1 (IMB_mem_manager.c, IMB_v_alloc); a large block then starts 16
- * bytes into a page, so that a page-sized message spans two pages, which matters where a
- * library pins or maps the pages of a message (docs/adr/program-imb-buffers.md) - or
+/* Where a suite's message buffers come from: the mmap above; the same laid out as glibc's
+ * malloc lays out a large block, 16 bytes into its own mapping - where IMB 3.1's IMB-MPI1
+ * buffers (IMB_mem_manager.c, IMB_v_alloc), Presta's and b_eff's sit, which matters where a
+ * library pins or maps the pages of a message (docs/adr/program-imb-buffers.md); or
  * MPI_Alloc_mem - what IMB 3.1
  * uses for IMB-EXT and IMB-IO (IMB_mem_manager.c, IMB_alloc_buf), and an MPI library may return
  * memory there that it has registered with the network or prepared for its I/O layer, which

@@ -571,7 +571,7 @@ static const char *alloc_words(enum mb_buf_source src)
     case MB_BUF_MPI:
         return "mpi: message buffers from MPI_Alloc_mem";
     case MB_BUF_MALLOC:
-        return "malloc: message buffers from malloc";
+        return "malloc: message buffers laid out as malloc's";
     default:
         return "mmap: message buffers from mpibench's own page-aligned mmap";
     }
@@ -594,8 +594,8 @@ static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
     {                                                                                              \
         .name = "-alloc", .kind = MB_OPT_CUSTOM, .offset = IMB(alloc),                             \
         .metavar = "malloc|mmap|mpi",                                                              \
-        .help = "where the message buffers come from: malloc, mpibench's own page-aligned mmap "   \
-                "or MPI_Alloc_mem",                                                                \
+        .help = "message buffers laid out as malloc's (malloc), in mpibench's page-aligned "       \
+                "mmap (mmap) or from MPI_Alloc_mem (mpi)",                                         \
         .parse = parse_alloc, .show = show_alloc, .help_default = help_alloc                       \
     }
 

@@ -83,8 +83,8 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
     long long bad = 0;
 
     if (active != MPI_COMM_NULL) {
-        /* From malloc for each size, as Presta 1.2 com.c (lines 262, 351-352): a large block is
-         * then laid out as com.c's, 16 bytes into a page (core/buffers.h). */
+        /* Laid out as malloc lays out each size, as Presta 1.2 com.c (lines 262, 351-352): a large
+         * block is then laid out as com.c's, 16 bytes into a page (core/buffers.h). */
         char *sbuf = mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size),
              *rbuf = t->bidir ? mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size) : sbuf;
         struct com_args a = {t->bidir, lower, sbuf, rbuf, size, p->ops, job->partner, ctx->world};
