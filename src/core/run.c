@@ -289,7 +289,8 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
 /* ---- the entry point ---------------------------------------------------------------- */
 
 /* Rank 0: why the run ends with a non-zero status, for a caller that reports it (the main
- * job's phases): the agreed usage error, else the run's run-time error, else its defects. */
+ * job's phases): the agreed usage error, else the run's run-time error, else its defects, as
+ * one line. */
 static void explain(const struct mb_error *err, const struct mb_tally *tally, int status, char *why,
                     size_t len)
 {
@@ -305,6 +306,10 @@ static void explain(const struct mb_error *err, const struct mb_tally *tally, in
     else if (tally->defects > 0)
         snprintf(why, len, "%lld %s", tally->defects,
                  tally->defects_what ? tally->defects_what : "defects found");
+    /* One line: an MPI library's error stack (MPICH) comes in several. */
+    for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
 }
 
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)

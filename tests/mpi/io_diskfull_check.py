@@ -92,10 +92,10 @@ def ranks(binary, cwd):
     return [pid for pid, comm, _ in processes_in(cwd) if comm == name]
 
 
-def stop_and_fill(proc, binary, cwd, small, trigger):
-    """Once trigger exists: stop the job's processes, fill small, let them go on. The bytes
-    written, or None when the job ended first."""
-    deadline = time.monotonic() + 60
+def stop_and_fill(proc, binary, cwd, small, trigger, wait=60):
+    """Once trigger exists (within wait seconds): stop the job's processes, fill small, let
+    them go on. The bytes written, or None when the job ended first."""
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline and proc.poll() is None:
         if os.path.exists(trigger):
             stopped = ranks(binary, cwd)
