@@ -37,9 +37,10 @@ enum { FILE_RANK = -1 };
 
 struct io_state {
     char path[MB_SCRATCH_PATH_MAX];
-    int creator;    /* this process created the file and removes it */
-    MPI_Comm fcomm; /* the file's communicator: the group, or MPI_COMM_SELF */
-    int amode;
+    int creator;       /* this process created the file and removes it */
+    MPI_Comm fcomm;    /* the file's communicator: the group, or MPI_COMM_SELF */
+    int amode;         /* IMB's, for Open_Close's timed open */
+    int reopen;        /* the untimed opens: amode without MPI_MODE_CREATE (the file exists) */
     MPI_Datatype view; /* the tiled filetype, or MPI_DATATYPE_NULL */
     MPI_Request *reqs;
     MPI_Status *stats;
@@ -176,8 +177,9 @@ static int last_block(const struct mb_imb_args *a)
 
 /* Setup (guide 5.2.3.2): the name (IMB_out, _g<group> in Multi mode, _<rank> per process),
  * exclusive creation by the process that owns it, the preset size and the read content, then -
- * when all processes know the file exists - the open with CREATE | RDWR (| UNIQUE_OPEN for
- * private files) over the file's communicator. A non-aggregate block takes over the file of
+ * when all processes know the file exists - the open with RDWR (| UNIQUE_OPEN for private
+ * files; IMB 3.1 adds CREATE, which only Open_Close's timed open keeps) over the file's
+ * communicator. A non-aggregate block takes over the file of
  * the aggregate block before it, which this process created and registered (it checks that
  * the file at the path is still that one); had that block no file (its buffers did not fit),
  * it creates one as a first block does. */
@@ -193,6 +195,10 @@ void mb_imb_io_setup(struct mb_imb_args *a)
     st->view = MPI_DATATYPE_NULL;
     st->fcomm = priv ? MPI_COMM_SELF : a->comm;
     st->amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (priv ? MPI_MODE_UNIQUE_OPEN : 0);
+    /* The setup's and every reset's open find the file the creator made: without
+     * MPI_MODE_CREATE a file removed behind the run's back is an agreed error, not a new file
+     * that nobody registered for removal (it was left behind). */
+    st->reopen = st->amode & ~MPI_MODE_CREATE;
     st->creator = priv || a->rank == 0;
     if (mb_scratch_path(st->path, sizeof st->path, c->io_dir,
                         c->io_file ? c->io_file : MB_IMB_IO_FILENAME, a->group_no,
@@ -233,7 +239,7 @@ void mb_imb_io_setup(struct mb_imb_args *a)
                                   "node-local directory only the S_ and P_*_Priv benchmarks run");
     if (b->sizeless)
         return; /* Open_Close opens the file in its kernel */
-    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
+    if (mb_scratch_open(st->fcomm, st->path, st->reopen, a->info, &a->fh, &err) != MPI_SUCCESS)
         io_failed(a, "%s", err.msg);
 }
 
@@ -285,7 +291,7 @@ void mb_imb_io_reset(struct mb_imb_args *a)
 
     if (a->fh != MPI_FILE_NULL)
         io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
-    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
+    if (mb_scratch_open(st->fcomm, st->path, st->reopen, a->info, &a->fh, &err) != MPI_SUCCESS)
         io_failed(a, "%s", err.msg);
     if (st->view != MPI_DATATYPE_NULL)
         MB_MPI(MPI_Type_free(&st->view));

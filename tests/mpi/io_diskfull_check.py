@@ -2,7 +2,8 @@
 """Run IMB-IO on a small file system: the refusal to start, and a disk that fills during the run.
 
 Mounts a tmpfs (needs root and mount rights; otherwise the test is skipped with status 77) and
-runs the program with --dir there, -msglen 0, 4096, 1 MiB, 4 MiB and --output-dir out:
+runs the program with --dir there, -msglen 0, 4096, 1 MiB, 4 MiB (fill: 4096 a hundred times)
+and --output-dir out:
 
 --mode refuse (a 256 kB tmpfs): the scratch files cannot fit. Exit status 2, one message from
     rank 0 naming the directory, the space needed and the space free; nothing written, neither
@@ -15,6 +16,11 @@ runs the program with --dir there, -msglen 0, 4096, 1 MiB, 4 MiB and --output-di
     run stopped and has no row for the length that failed (never a bandwidth from a short
     transfer; rows before it are the lengths that fitted before the test's file); the JSON
     summary carries the same error; the tmpfs holds only the test's file, unchanged.
+--mode remove (24 MB): once the first scratch file has its size the test stops the processes,
+    removes it, as a careless user would, and lets them go on. No MPI_Abort, and nothing in the
+    directory afterwards (the opens after the creation must not make a new file nobody
+    removes); status 1 with one run-time error naming the file that is gone, or status 0 when
+    only a later block's new file was opened after the removal.
 
 Usage: io_diskfull_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill -- ARGS
        (without --dir, -msglen, --output-dir)
@@ -92,20 +98,46 @@ def ranks(binary, cwd):
     return [pid for pid, comm, _ in processes_in(cwd) if comm == name]
 
 
-def stop_and_fill(proc, binary, cwd, small, trigger, wait=60):
+def stop_and_fill(proc, binary, cwd, small, trigger, wait=60, nprocs=2):
     """Once trigger exists (within wait seconds): stop the job's processes, fill small, let
     them go on. The bytes written, or None when the job ended first."""
     deadline = time.monotonic() + wait
+    stopped = []
+    # The processes first (a scan of /proc takes milliseconds, in which a fast run on a tmpfs
+    # used to get past its writes): the stop must follow the trigger at once.
+    while time.monotonic() < deadline and proc.poll() is None and len(stopped) < nprocs:
+        stopped = ranks(binary, cwd)
     while time.monotonic() < deadline and proc.poll() is None:
         if os.path.exists(trigger):
-            stopped = ranks(binary, cwd)
             for pid in stopped:
                 os.kill(pid, signal.SIGSTOP)
             filled = fill(os.path.join(small, FILLER))
             for pid in stopped:
                 os.kill(pid, signal.SIGCONT)
             return filled
-        time.sleep(0.001)
+    return None
+
+
+def stop_and_remove(proc, binary, cwd, small, wait=60, nprocs=2):
+    """Once a scratch file has its size in small: stop the job's processes, remove the files there,
+    let them go on. 0, or None when the job ended first."""
+    deadline = time.monotonic() + wait
+    stopped = []
+    # The processes first (a scan of /proc is slow): the stop must come soon after the file.
+    while time.monotonic() < deadline and proc.poll() is None and len(stopped) < nprocs:
+        stopped = ranks(binary, cwd)
+    while time.monotonic() < deadline and proc.poll() is None:
+        # Once the preset size is there (IMB_init_file's MPI_File_set_size): the opens of the
+        # block follow.
+        if any(n.startswith("IMB_out") and os.stat(os.path.join(small, n)).st_size > 0
+               for n in os.listdir(small)):
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)
+            for n in os.listdir(small):
+                os.unlink(os.path.join(small, n))
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+            return 0
     return None
 
 
@@ -123,6 +155,20 @@ def check(opts, proc, out, err, small, cwd, filled):
             problems.append(f"expected one message about the space needed, got {errors}")
         if os.path.exists(os.path.join(cwd, "out")):
             problems.append("the refused run left its output directory")
+        left = sorted(os.listdir(small))
+    elif opts.mode == "remove":
+        if filled is None:
+            return ["the run never created its scratch file"]
+        # Where the stop lands decides what the run sees: a later open of the file fails (status
+        # 1, one agreed error naming it), or the next block makes a new file of its own
+        # (status 0). Either way nothing may be left.
+        runtime = [l for l in errors if "run-time error:" in l]
+        gone = re.compile(r"'" + re.escape(small) + r"/IMB_out[^']*'.*[Nn]o such file", re.S)
+        if proc.returncode not in (0, 1):
+            problems.append(f"exit status {proc.returncode}, expected 0 or 1")
+        elif proc.returncode == 1 and (len(runtime) != 1 or
+                                       not gone.search(err[err.find("run-time error:"):][:1500])):
+            problems.append(f"expected one run-time error naming the removed file, got {errors}")
         left = sorted(os.listdir(small))
     else:
         if filled is None:
@@ -172,7 +218,7 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--mode", choices=("refuse", "fill"), required=True)
+    ap.add_argument("--mode", choices=("refuse", "fill", "remove"), required=True)
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
@@ -182,7 +228,10 @@ def main():
             return SKIP
         cwd, small = where
         with open(os.path.join(cwd, "L"), "w") as f:
-            f.write("0\n4096\n1048576\n4194304\n")
+            # fill: 100 short lengths first, so that the run is still before its long ones
+            # when the test's file has taken the disk, even if the test ran late.
+            f.write("0\n" + ("4096\n" * (100 if opts.mode == "fill" else 1)) +
+                    "1048576\n4194304\n")
         cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] +
                args + ["-msglen", "L", "--dir", small, "--output-dir", "out"])
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -190,7 +239,9 @@ def main():
         filled = None
         if opts.mode == "fill":
             filled = stop_and_fill(proc, opts.bin, cwd, small,
-                                   os.path.join(cwd, "out", "IMB-IO.txt"))
+                                   os.path.join(cwd, "out", "IMB-IO.txt"), nprocs=opts.np)
+        elif opts.mode == "remove":
+            filled = stop_and_remove(proc, opts.bin, cwd, small, nprocs=opts.np)
         try:
             out, err = proc.communicate(timeout=opts.timeout)
         except subprocess.TimeoutExpired:

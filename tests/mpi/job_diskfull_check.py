@@ -134,7 +134,7 @@ def main():
         filled = None
         if opts.mode == "fill":
             filled = stop_and_fill(proc, opts.bin, cwd, small, os.path.join(res, "IMB-IO.txt"),
-                                   wait=opts.timeout)
+                                   wait=opts.timeout, nprocs=opts.np)
         try:
             out, err = proc.communicate(timeout=opts.timeout)
         except subprocess.TimeoutExpired:
