@@ -22,7 +22,7 @@ and --output-dir out:
     removes); status 1 with one run-time error naming the file that is gone, or status 0 when
     only a later block's new file was opened after the removal.
 
-Usage: io_diskfull_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill -- ARGS
+Usage: io_diskfull_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill|remove -- ARGS
        (without --dir, -msglen, --output-dir)
 """
 import argparse
