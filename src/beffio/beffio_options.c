@@ -271,25 +271,16 @@ static int check_dir(const struct mb_bio_config *b, struct mb_error *err)
 
 static int check_space(struct mb_bio_config *b, struct mb_error *err)
 {
-    struct mb_fs_info fs;
-    struct mb_error e2 = {MB_ERR_NONE, ""};
     unsigned long long least = 0;
     /* Every pattern once, as the write pass's disk budget counts it (beffio_table.c). */
     const unsigned long long per =
         (unsigned long long)mb_bio_disk_least_from(0, mb_bio_lmax(b->memory_mb));
 
-    if (mb_scratch_fs_info(b->dir, &fs, &e2) != 0)
-        return mb_usage(err, "invalid value '%s' for -p: %s", b->dir, e2.msg);
     for (int i = 0; i < b->n_partitions; i++)
         least += per * (unsigned long long)b->partitions[i];
-    b->disk_free = fs.free_bytes;
-    if ((double)least > MB_BIO_DISK_SHARE * (double)fs.free_bytes)
-        return mb_usage(err,
-                        "the scratch files need at least %.1f MB in '%s' (every pattern once, "
-                        "all partitions), but it has %.1f MB free; choose another -p directory "
-                        "or a smaller -MB",
-                        (double)least / 1e6, b->dir, (double)fs.free_bytes / 1e6);
-    return 0;
+    return mb_scratch_space_check(
+        b->dir, "-p", least, MB_BIO_DISK_SHARE, "every pattern once, all partitions",
+        "choose another -p directory or a smaller -MB", &b->disk_free, err);
 }
 
 static int check_prefix(struct mb_config *cfg, struct mb_error *err)

@@ -240,7 +240,7 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
 
 /* ---- the end of every run ------------------------------------------------------------- */
 
-static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e)
+static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e, const char *error)
 {
     struct mb_jobj o;
 
@@ -252,6 +252,8 @@ static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e)
     mb_jobj_int(&o, "defects", e->defects);
     mb_jobj_num(&o, "elapsed_sec", e->seconds);
     mb_jobj_int(&o, "peak_rss_bytes", (long long)e->peak_rss);
+    if (error)
+        mb_jobj_str(&o, "error", error);
     mb_jobj_write(&o, ctx->json);
 }
 
@@ -275,7 +277,9 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     if (ctx->suite->footer)
         ctx->suite->footer(ctx, cfg, &e);
     mb_flush(&ctx->out);
-    json_summary(ctx, &e);
+    json_summary(ctx, &e,
+                 counts[2] != 0 ? (tally->status_what ? tally->status_what : "the run failed")
+                                : NULL);
     if (e.defects > 0)
         mb_eprintf("%s: %s: %lld %s", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
                    tally->defects_what ? tally->defects_what : "defects found");
@@ -287,8 +291,38 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
 
 /* ---- the entry point ---------------------------------------------------------------- */
 
+/* Rank 0: why the run ends with a non-zero status, for a caller that reports it (the main
+ * job's phases): the agreed usage error, else the run's run-time error, else its defects, as
+ * one line. */
+static void explain(const struct mb_error *err, const struct mb_tally *tally, int status, char *why,
+                    size_t len)
+{
+    if (!why || len == 0)
+        return;
+    why[0] = '\0';
+    if (status == 0)
+        return;
+    if (err->kind != MB_ERR_NONE)
+        snprintf(why, len, "%s", err->msg);
+    else if (tally->status != 0)
+        snprintf(why, len, "%s", tally->status_what ? tally->status_what : "the run failed");
+    else if (tally->defects > 0)
+        snprintf(why, len, "%lld %s", tally->defects,
+                 tally->defects_what ? tally->defects_what : "defects found");
+    /* One line: an MPI library's error stack (MPICH) comes in several. */
+    for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+}
+
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
 {
+    return mpibench_run_why(argc, argv, comm, out, NULL, 0);
+}
+
+int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why, size_t why_len)
+{
+    struct mb_tally tally = {0, 0, NULL, 0, NULL, ""};
     struct mb_ctx ctx;
     struct mb_config cfg;
     struct mb_error err = {MB_ERR_NONE, ""};
@@ -384,7 +418,6 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
     if (cfg.common.dry_run) {
         status = ctx.suite->dry_run(&ctx, &cfg);
     } else {
-        struct mb_tally tally = {0, 0, NULL, 0, NULL};
         const double t0 = mb_now();
         status = ctx.suite->run(&ctx, &cfg, &tally);
         if (status == MB_EXIT_OK)
@@ -397,6 +430,8 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
 free_prov:
     mb_provenance_free(&prov);
 done:
+    if (ctx.rank == 0)
+        explain(&err, &tally, status, why, why_len);
     mb_config_free(&cfg);
     /* Rank 0's text (also --help) must reach its reader: stdout on a full device or closed
      * is a run-time error, not a silent success. */

@@ -244,4 +244,15 @@ struct mb_fs_info {
 };
 int mb_scratch_fs_info(const char *dir, struct mb_fs_info *fs, struct mb_error *err);
 
+/* The up-front space check of the I/O suites (rank 0, while validating; b_eff_io -p, IMB-IO
+ * --dir; docs/adr/io-space-check.md): need bytes of scratch files must fit share x the free
+ * space of dir (share 1 = all of it). Otherwise a usage error (status 2) naming the directory,
+ * the space needed (what: how it was counted), the space free and what to change (advice):
+ * "the scratch files need at least 16.8 MB in 'DIR' (what), but it has 0.3 MB free; advice".
+ * *free_bytes (may be NULL) gets the free space. A directory that cannot be examined is a
+ * usage error naming option. */
+int mb_scratch_space_check(const char *dir, const char *option, unsigned long long need,
+                           double share, const char *what, const char *advice,
+                           unsigned long long *free_bytes, struct mb_error *err);
+
 #endif

@@ -294,3 +294,22 @@ int mb_scratch_fs_info(const char *dir, struct mb_fs_info *fs, struct mb_error *
 #endif
     return 0;
 }
+
+int mb_scratch_space_check(const char *dir, const char *option, unsigned long long need,
+                           double share, const char *what, const char *advice,
+                           unsigned long long *free_bytes, struct mb_error *err)
+{
+    struct mb_fs_info fs;
+    struct mb_error e2 = {MB_ERR_NONE, ""};
+
+    if (mb_scratch_fs_info(dir, &fs, &e2) != 0)
+        return mb_usage(err, "invalid value '%s' for %s: %s", dir, option, e2.msg);
+    if (free_bytes)
+        *free_bytes = fs.free_bytes;
+    if ((double)need > share * (double)fs.free_bytes)
+        return mb_usage(err,
+                        "the scratch files need at least %.1f MB in '%s' (%s), but it has %.1f "
+                        "MB free; %s",
+                        (double)need / 1e6, dir, what, (double)fs.free_bytes / 1e6, advice);
+    return 0;
+}

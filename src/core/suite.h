@@ -41,6 +41,7 @@ struct mb_tally {
      * the run still ends normally (footer, summary record), with this status. */
     int status;
     const char *status_what;
+    char status_text[1024]; /* room for a status_what the suite composes */
 };
 
 /* The end of a run, as the suite's footer hook sees it. */
@@ -115,5 +116,11 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * "mpibench <suite> ..."), collectively over comm. Text goes to out on rank 0. Returns the
  * exit status (0, 1 or 2, as README.md lists them): the same on every rank. */
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
+
+/* mpibench_run that also says why (rank 0; why may be NULL): for a non-zero status, the usage
+ * error, the run-time error the run reported at its end (a phase of IMB-IO on a full disk), or
+ * its data-check defects, as one line of at most len - 1 characters; "" otherwise (also when
+ * the reason went to stderr only, e.g. a refusal of a suite's prepare hook). */
+int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #define MB_IMB_BENCH_H
 
 #include "core/buffers.h"
+#include "core/error.h"
 #include "imb/imb_config.h"
 #include "imb/imb_offcache.h"
 
@@ -65,6 +66,10 @@ struct mb_imb_args {
     int selftest;
     long long span;
     long max_reps;
+    /* IMB-IO: where a failed I/O call is recorded (the first one wins), for the driver to
+     * agree on between lengths - a full disk ends the run with an agreed error, never an
+     * MPI_Abort of the job (docs/adr/io-space-check.md); NULL for the other families. */
+    struct mb_error *failure;
 };
 
 /* IMB-IO's files (guide 5.2.3.2): none, one per group opened by the group's communicator,

@@ -78,7 +78,29 @@ struct block_run {
     double *gathered;       /* rank 0: (time, t_ovrl, defects) of every active process */
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
     char label[192];
+    struct mb_error fail; /* IMB-IO: this process's first failed I/O call (a.failure) */
+    int labelled;         /* fail.msg starts with the block's label */
 };
+
+/* IMB-IO: whether an active process recorded a failed I/O call since the start of the block
+ * (collective over the active processes; between lengths, never inside a timed loop). A
+ * process that failed puts the block's label before its message, for the one the run
+ * reports. */
+static int io_stopped(struct block_run *r)
+{
+    int any = r->fail.kind != MB_ERR_NONE;
+
+    if (!r->f->io)
+        return 0;
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->g.active));
+    if (r->fail.kind != MB_ERR_NONE && !r->labelled) {
+        char msg[sizeof r->fail.msg];
+        snprintf(msg, sizeof msg, "%.191s: %.800s", r->label, r->fail.msg);
+        snprintf(r->fail.msg, sizeof r->fail.msg, "%s", msg);
+        r->labelled = 1;
+    }
+    return any;
+}
 
 static void set_length(struct block_run *r, long long x)
 {
@@ -397,8 +419,8 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
 
 /* Length lens[k]: its repetitions (the -iter rule, or the -time policy with the counts of the
  * block's earlier lengths), the timed loop(s), the check, the row. */
-static void measure(struct block_run *r, const long long *lens, long *counts, size_t k,
-                    struct mb_imb_tally *tally)
+static int measure(struct block_run *r, const long long *lens, long *counts, size_t k,
+                   struct mb_imb_tally *tally)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
     const long long x = lens[k];
@@ -428,7 +450,11 @@ static void measure(struct block_run *r, const long long *lens, long *counts, si
     }
     if (r->cfg->common.check)
         defects = check_once(r, r->b->reset ? 0 : n - 1);
+    /* A length whose I/O failed has no row: its times are of failed calls. */
+    if (io_stopped(r))
+        return 1;
     report(r, x, n, n_min, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
+    return 0;
 }
 
 /* Over the lengths the block runs (a length skipped for -mem or the int range never
@@ -438,21 +464,14 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
 
-    r->a.span = 0;
+    r->a.span = mb_imb_io_span(r->b, r->g.q, c, r->cfg->common.check);
     r->a.max_reps = 1;
     for (size_t k = 0; k < nlen; k++) {
         const struct mb_imb_demand d =
             mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
-        long most;
-        long long bytes;
-        if (!mb_imb_runnable(&d, c))
-            continue;
-        most = mb_imb_reps_most(r->b, lens[k], c);
-        bytes = mb_imb_io_file_bytes(r->b, lens[k], r->g.q, c);
-        if (most > r->a.max_reps)
+        const long most = mb_imb_reps_most(r->b, lens[k], c);
+        if (mb_imb_runnable(&d, c) && most > r->a.max_reps)
             r->a.max_reps = most;
-        if (bytes > r->a.span)
-            r->a.span = bytes;
     }
 }
 
@@ -561,14 +580,17 @@ static void teardown(struct block_run *r, int ok)
 /* A length that runs: the row's per-length hooks (IMB-EXT: the length's window, untimed)
  * around its measurement, under the length's watchdog label - creating a window is
  * collective, so a stopped process must not hang it unnoticed. */
-static void run_length(struct block_run *r, const long long *lens, long *counts, size_t k,
-                       struct mb_imb_tally *tally)
+static int run_length(struct block_run *r, const long long *lens, long *counts, size_t k,
+                      struct mb_imb_tally *tally)
 {
+    int stop;
+
     if (r->b->open_length)
         r->b->open_length(&r->a);
-    measure(r, lens, counts, k, tally);
+    stop = measure(r, lens, counts, k, tally);
     if (r->b->close_length)
         r->b->close_length(&r->a);
+    return stop;
 }
 
 static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int multi,
@@ -585,7 +607,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     char *sregion, *rregion;
     size_t sbytes, rbytes;
     struct mb_imb_demand warm;
-    int ok;
+    int ok, stop;
 
     r->blk = (struct mb_block){.suite = r->f->name,
                                .name = b->name,
@@ -617,7 +639,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .bench = b,
                                 .cfg = c,
                                 .mode = r->mode,
-                                .selftest = cfg->common.selftest};
+                                .selftest = cfg->common.selftest,
+                                .failure = &r->fail};
     extent(r, lens, nlen);
     ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
     r->a.sbuf = sregion;
@@ -631,8 +654,9 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         mb_imb_text_block(&ctx->out, &r->blk);
     }
     setup(r, ok);
+    stop = io_stopped(r); /* IMB-IO: a file that could not be made */
     warm = warmup_demand(r, warm_x);
-    if (ok && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
+    if (!stop && ok && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
         /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes, completed as
          * the block's mode does; the time is not used. Left out when a -mem too small for
          * 4 bytes leaves it no room (then only 0-byte lengths run). */
@@ -641,7 +665,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         if (c->prime)
             prime(r, lens, nlen);
     }
-    for (size_t k = 0; k < nlen; k++) {
+    for (size_t k = 0; k < nlen && !stop; k++) {
         snprintf(r->label, sizeof r->label, "%s %s%s%s on %d processes, %lld bytes", r->f->name,
                  r->g.ngroups > 1 ? "Multi-" : "", b->name, mode_label(r->mode), r->g.q, lens[k]);
         mb_watchdog_arm(ctx->wd, r->label);
@@ -651,7 +675,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         else if (!ok || !mb_imb_runnable(&r->d, c))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
-            run_length(r, lens, counts, k, tally);
+            stop = run_length(r, lens, counts, k, tally);
     }
     teardown(r, ok);
     if (r->a.info != MPI_INFO_NULL)
@@ -663,6 +687,24 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     mb_buf_free_from(mb_imb_buf_source(c), rregion, rbytes);
     free(counts);
     free(lens);
+}
+
+/* The end of a block on every rank (it also stands for the barrier that ends it): whether an
+ * active process recorded a failed I/O call - also in its teardown, after the last length -
+ * and, if so, the message of the lowest such rank, which rank 0 reports. */
+static void block_end(const struct mb_ctx *ctx, struct block_run *r, struct mb_imb_tally *tally)
+{
+    int who = r->fail.kind != MB_ERR_NONE ? ctx->rank : ctx->size;
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, ctx->world));
+    if (who == ctx->size)
+        return;
+    MB_MPI(MPI_Bcast(r->fail.msg, (int)sizeof r->fail.msg, MPI_CHAR, who, ctx->world));
+    r->fail.msg[sizeof r->fail.msg - 1] = '\0';
+    tally->failed = 1;
+    snprintf(tally->why, sizeof tally->why, "%s", r->fail.msg);
+    if (ctx->rank == 0)
+        mb_printf(&ctx->out, "\n# stopped: %s\n", r->fail.msg);
 }
 
 void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
@@ -713,7 +755,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
              mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);
     mb_idle_end(&idle);
-    MB_MPI(MPI_Barrier(ctx->world));
+    block_end(ctx, &r, tally);
     mb_groups_free(&r.g);
     mb_watchdog_disarm(ctx->wd);
 }

@@ -9,10 +9,15 @@
 struct mb_imb_tally {
     long long rows;
     long long defects;
+    /* IMB-IO: a block that stopped on a failed I/O call (a full disk), agreed by every rank;
+     * why (rank 0) names the block, the process, the file and the failure. */
+    int failed;
+    char why[1024];
 };
 
 /* Collective over ctx->world: runs one block of the plan on every rank (idle ranks wait in
- * MPI_Barrier), prints and records its rows on rank 0. */
+ * MPI_Barrier), prints and records its rows on rank 0. An IMB-IO block whose I/O failed stops
+ * after the length it was in (no row for it) and sets tally->failed on every rank. */
 void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       const struct mb_imb_plan *plan, const struct mb_imb_item *item,
                       struct mb_imb_tally *tally);

@@ -15,13 +15,19 @@
  * The files are the user's disk: they are created exclusively through core/scratch.h (an
  * existing file is never taken over without --force), registered for removal on every exit
  * path, and removed after the benchmark's last block unless -keep. Every MPI-IO call returns its
- * error (the files use MPI_ERRORS_RETURN) and a failure, or a transfer that moved fewer
- * bytes than asked (a full disk), ends the run with a message naming the file. */
+ * error (the files use MPI_ERRORS_RETURN); a failure, or a transfer that moved fewer bytes than
+ * asked (a full disk), is recorded in a->failure with a message naming the file, and the driver
+ * ends the run with that agreed run-time error between two lengths - never an MPI_Abort, so
+ * that the main job goes on with its next phase (docs/adr/io-space-check.md). After a failure
+ * the calls go on as the loop counts say (each process makes the same collective calls) but
+ * only the first failure is kept. */
 #include "core/error.h"
 #include "core/scratch.h"
 #include "imb/imb_bench.h"
 #include "imb/imb_settings.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +37,10 @@ enum { FILE_RANK = -1 };
 
 struct io_state {
     char path[MB_SCRATCH_PATH_MAX];
-    int creator;    /* this process created the file and removes it */
-    MPI_Comm fcomm; /* the file's communicator: the group, or MPI_COMM_SELF */
-    int amode;
+    int creator;       /* this process created the file and removes it */
+    MPI_Comm fcomm;    /* the file's communicator: the group, or MPI_COMM_SELF */
+    int amode;         /* IMB's, for Open_Close's timed open */
+    int reopen;        /* the untimed opens: amode without MPI_MODE_CREATE (the file exists) */
     MPI_Datatype view; /* the tiled filetype, or MPI_DATATYPE_NULL */
     MPI_Request *reqs;
     MPI_Status *stats;
@@ -47,20 +54,34 @@ static struct io_state *state_of(const struct mb_imb_args *a)
 
 /* ---- errors -------------------------------------------------------------------------- */
 
-__attribute__((cold, noreturn)) static void io_fail(const struct mb_imb_args *a, int rc,
-                                                    const char *what)
+/* Records the first failure of this process, "rank R: what happened". */
+__attribute__((cold, format(printf, 2, 3))) static void io_failed(const struct mb_imb_args *a,
+                                                                  const char *fmt, ...)
+{
+    char text[sizeof a->failure->msg];
+    va_list ap;
+
+    if (a->failure->kind != MB_ERR_NONE)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    mb_error_set(a->failure, MB_ERR_RUNTIME, "rank %d: %s", a->world_rank, text);
+}
+
+__attribute__((cold)) static void io_fail(const struct mb_imb_args *a, int rc, const char *what)
 {
     char text[MPI_MAX_ERROR_STRING + 128];
 
     mb_scratch_mpi_message(rc, text, sizeof text);
-    mb_die("%s on '%s' failed: %s", what, state_of(a)->path, text);
+    io_failed(a, "%s on '%s' failed: %s", what, state_of(a)->path, text);
 }
 
-__attribute__((cold, noreturn)) static void io_short(const struct mb_imb_args *a, const char *what,
-                                                     int got, size_t want)
+__attribute__((cold)) static void io_short(const struct mb_imb_args *a, const char *what, int got,
+                                           size_t want)
 {
-    mb_die("%s on '%s' moved %d of %zu bytes (is the file system full?)", what, state_of(a)->path,
-           got, want);
+    io_failed(a, "%s on '%s' moved %d of %zu bytes (is the file system full?)", what,
+              state_of(a)->path, got, want);
 }
 
 /* A finished transfer: the call succeeded and moved the whole portion. */
@@ -69,8 +90,10 @@ static inline void io_done(const struct mb_imb_args *a, int rc, const MPI_Status
 {
     int got = 0;
 
-    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+    if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
         io_fail(a, rc, what);
+        return;
+    }
     MPI_Get_count(st, MPI_BYTE, &got);
     if (__builtin_expect((size_t)got != a->portion, 0))
         io_short(a, what, got, a->portion);
@@ -93,20 +116,24 @@ static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
 static void init_file(const struct mb_imb_args *a, const char *path, long long bytes)
 {
     enum { CHUNK = 1 << 20 };
-    unsigned char *buf = mb_xmalloc(CHUNK);
+    unsigned char *buf;
     struct mb_error err = {0};
+    char text[MPI_MAX_ERROR_STRING + 128];
     MPI_File fh;
     int rc;
 
     if (mb_scratch_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh, &err) !=
-        MPI_SUCCESS)
-        mb_die("%s", err.msg);
+        MPI_SUCCESS) {
+        io_failed(a, "%s", err.msg);
+        return;
+    }
     rc = MPI_File_set_size(fh, (MPI_Offset)bytes);
     if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING + 128];
         mb_scratch_mpi_message(rc, text, sizeof text);
-        mb_die("cannot set the size of '%s' to %lld bytes: %s", path, bytes, text);
+        io_failed(a, "cannot set the size of '%s' to %lld bytes: %s", path, bytes, text);
+        bytes = 0; /* no content either; the file is closed below */
     }
+    buf = mb_xmalloc(CHUNK);
     for (long long pos = 0; a->bench->io.read && pos < bytes;) {
         const int n = bytes - pos < CHUNK ? (int)(bytes - pos) : CHUNK;
         MPI_Status st;
@@ -116,19 +143,22 @@ static void init_file(const struct mb_imb_args *a, const char *path, long long b
             buf[0] ^= 0x5A;
         rc = MPI_File_write(fh, buf, n, MPI_BYTE, &st);
         if (rc != MPI_SUCCESS) {
-            char text[MPI_MAX_ERROR_STRING + 128];
             mb_scratch_mpi_message(rc, text, sizeof text);
-            mb_die("cannot write the content of '%s': %s", path, text);
+            io_failed(a, "cannot write the content of '%s': %s", path, text);
+            break;
         }
         MPI_Get_count(&st, MPI_BYTE, &got);
-        if (got != n)
-            mb_die("MPI_File_write on '%s' (its content) moved %d of %d bytes (is the file "
-                   "system full?)",
-                   path, got, n);
+        if (got != n) {
+            io_failed(a,
+                      "MPI_File_write on '%s' (its content) moved %d of %d bytes (is the file "
+                      "system full?)",
+                      path, got, n);
+            break;
+        }
         pos += n;
     }
     if (MPI_File_close(&fh) != MPI_SUCCESS)
-        mb_die("cannot write the content of '%s': MPI_File_close failed", path);
+        io_failed(a, "cannot write the content of '%s': MPI_File_close failed", path);
     free(buf);
 }
 
@@ -147,8 +177,9 @@ static int last_block(const struct mb_imb_args *a)
 
 /* Setup (guide 5.2.3.2): the name (IMB_out, _g<group> in Multi mode, _<rank> per process),
  * exclusive creation by the process that owns it, the preset size and the read content, then -
- * when all processes know the file exists - the open with CREATE | RDWR (| UNIQUE_OPEN for
- * private files) over the file's communicator. A non-aggregate block takes over the file of
+ * when all processes know the file exists - the open with RDWR (| UNIQUE_OPEN for private
+ * files; IMB 3.1 adds CREATE, which only Open_Close's timed open keeps) over the file's
+ * communicator. A non-aggregate block takes over the file of
  * the aggregate block before it, which this process created and registered (it checks that
  * the file at the path is still that one); had that block no file (its buffers did not fit),
  * it creates one as a first block does. */
@@ -164,39 +195,52 @@ void mb_imb_io_setup(struct mb_imb_args *a)
     st->view = MPI_DATATYPE_NULL;
     st->fcomm = priv ? MPI_COMM_SELF : a->comm;
     st->amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (priv ? MPI_MODE_UNIQUE_OPEN : 0);
+    /* The setup's and every reset's open find the file the creator made: without
+     * MPI_MODE_CREATE a file removed behind the run's back is an agreed error, not a new file
+     * that nobody registered for removal (it was left behind). */
+    st->reopen = st->amode & ~MPI_MODE_CREATE;
     st->creator = priv || a->rank == 0;
     if (mb_scratch_path(st->path, sizeof st->path, c->io_dir,
                         c->io_file ? c->io_file : MB_IMB_IO_FILENAME, a->group_no,
                         priv ? a->world_rank : -1, &err) != 0)
         mb_die("%s", err.msg);
-    if (st->creator && (first_block(a) || !mb_scratch_is_ours(st->path))) {
-        /* With -keep the previous benchmark's file of this name is still there: this run
-         * created it and may overwrite it. */
-        if (mb_scratch_create(st->path,
-                              c->io_force || mb_scratch_is_ours(st->path) ? MB_SCRATCH_FORCE : 0,
-                              &err) != 0)
-            mb_die("%s", err.msg);
-        /* The tiles the block's loops reach (a private file: this process's portions);
-         * Open_Close's file is only opened, as in IMB (no access: no IMB_init_file). */
-        if (!b->sizeless)
-            init_file(a, st->path, a->span);
-    }
-    MB_MPI(MPI_Barrier(a->comm));
-    if (!priv)
-        mb_scratch_require_shared(st->path, a->comm,
-                                  "files that several processes open together need a --dir "
-                                  "that every process sees (a shared file system); in a "
-                                  "node-local directory only the S_ and P_*_Priv benchmarks run");
     /* Only independent non-blocking rows hold a request per transfer; their arrays are part
      * of the length's demand (imb_plan.c), so they fit the -mem cap. */
     if (b->istart && !b->one_by_one) {
         st->reqs = mb_xcalloc((size_t)a->max_reps, sizeof *st->reqs);
         st->stats = mb_xcalloc((size_t)a->max_reps, sizeof *st->stats);
     }
+    if (st->creator && (first_block(a) || !mb_scratch_is_ours(st->path))) {
+        /* With -keep the previous benchmark's file of this name is still there: this run
+         * created it and may overwrite it. */
+        if (mb_scratch_create(st->path,
+                              c->io_force || mb_scratch_is_ours(st->path) ? MB_SCRATCH_FORCE : 0,
+                              &err) != 0)
+            io_failed(a, "%s", err.msg);
+        /* The tiles the block's loops reach (a private file: this process's portions);
+         * Open_Close's file is only opened, as in IMB (no access: no IMB_init_file). */
+        else if (!b->sizeless)
+            init_file(a, st->path, a->span);
+    }
+    /* Every file exists before anyone opens it - unless a creator failed (a full disk, a
+     * directory made read-only or removed since the check): then nobody opens, since an open
+     * with MPI_MODE_CREATE would make a file no process registered for removal. The driver
+     * agrees on the failure right after setup. */
+    {
+        int failed = a->failure->kind != MB_ERR_NONE;
+        MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, a->comm));
+        if (failed)
+            return;
+    }
+    if (!priv)
+        mb_scratch_require_shared(st->path, a->comm,
+                                  "files that several processes open together need a --dir "
+                                  "that every process sees (a shared file system); in a "
+                                  "node-local directory only the S_ and P_*_Priv benchmarks run");
     if (b->sizeless)
         return; /* Open_Close opens the file in its kernel */
-    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
-        mb_die("%s", err.msg);
+    if (mb_scratch_open(st->fcomm, st->path, st->reopen, a->info, &a->fh, &err) != MPI_SUCCESS)
+        io_failed(a, "%s", err.msg);
 }
 
 void mb_imb_io_teardown(struct mb_imb_args *a)
@@ -245,9 +289,10 @@ void mb_imb_io_reset(struct mb_imb_args *a)
     struct mb_error err = {0};
     MPI_Datatype ftype = MPI_BYTE;
 
-    io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
-    if (mb_scratch_open(st->fcomm, st->path, st->amode, a->info, &a->fh, &err) != MPI_SUCCESS)
-        mb_die("%s", err.msg);
+    if (a->fh != MPI_FILE_NULL)
+        io_ok(a, MPI_File_close(&a->fh), "MPI_File_close");
+    if (mb_scratch_open(st->fcomm, st->path, st->reopen, a->info, &a->fh, &err) != MPI_SUCCESS)
+        io_failed(a, "%s", err.msg);
     if (st->view != MPI_DATATYPE_NULL)
         MB_MPI(MPI_Type_free(&st->view));
     if (a->bench->io.tiled && a->portion > 0) {
@@ -316,9 +361,10 @@ void mb_imb_io_written(const struct mb_imb_args *a, long n)
           "MPI_File_read_at (after the writes)");
     MPI_Get_count(&st, MPI_BYTE, &got);
     if ((size_t)got != k || memcmp(tail, a->sbuf + a->portion - k, k) != 0)
-        mb_die("%s: after %ld writes of %zu bytes the last ones are not in '%s' (is the file "
-               "system full?)",
-               a->bench->name, n, a->portion, state_of(a)->path);
+        io_failed(a,
+                  "after %ld writes of %zu bytes the last ones are not in '%s' (is the file "
+                  "system full?)",
+                  n, a->portion, state_of(a)->path);
 }
 
 #define IO_KERNEL(fn, call, what)                                                                  \
@@ -430,8 +476,10 @@ void mb_imb_io_open_close(const struct mb_imb_args *a, long iter)
     char dummy = 0;
 
     (void)iter;
-    if (mb_scratch_open(a->comm, st->path, st->amode, a->info, &fh, &err) != MPI_SUCCESS)
-        mb_die("%s", err.msg);
+    if (mb_scratch_open(a->comm, st->path, st->amode, a->info, &fh, &err) != MPI_SUCCESS) {
+        io_failed(a, "%s", err.msg);
+        return;
+    }
     io_ok(a, MPI_File_write(fh, &dummy, 1, MPI_BYTE, &status), "MPI_File_write");
     io_ok(a, MPI_File_close(&fh), "MPI_File_close");
 }

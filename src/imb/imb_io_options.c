@@ -136,3 +136,21 @@ int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err)
     }
     return rc;
 }
+
+/* Rank 0's view of --dir decides: the files several processes open together need a directory
+ * they all see, so rank 0 sees the file system that gets them; the private files of a
+ * node-local --dir on another node are not seen here, and a disk that fills there ends the run
+ * with the agreed run-time error of imb_driver.c instead (docs/adr/io-space-check.md). */
+int mb_imb_io_space_check(struct mb_config *cfg, struct mb_error *err)
+{
+    const struct mb_imb_config *c = cfg->settings;
+
+    if (cfg->common.dry_run)
+        return 0; /* nothing is written */
+    return mb_scratch_space_check(
+        c->io_dir ? c->io_dir : ".", "--dir", mb_imb_io_disk_need(cfg), 1.0,
+        c->io_keep ? "every file -keep keeps, at its largest preset size"
+                   : "the largest block's files, each at the size MPI_File_set_size presets",
+        "choose another --dir, or fewer repetitions (-iter) or shorter lengths (-msglen)", NULL,
+        err);
+}

@@ -910,5 +910,6 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
         c->mem_cap = (unsigned long long)((double)prov->mem_per_proc * MB_IMB_DEFAULT_MEM_FRACTION);
     else
         c->mem_cap = ULLONG_MAX;
-    return 0;
+    /* After the -mem cap: the lengths it leaves out put nothing on disk. */
+    return c->family == MB_IMB_FAMILY_IO ? mb_imb_io_space_check(cfg, err) : 0;
 }

@@ -27,5 +27,9 @@ void mb_imb_usage_io(FILE *out);
  * writable, the file name is a plain name, and - unless --force - no file of a name the run
  * would create exists there. */
 int mb_imb_io_validate(struct mb_config *cfg, struct mb_error *err);
+/* IMB-IO's up-front space check (rank 0, the end of validation): the most bytes the plan's
+ * scratch files hold at once (mb_imb_io_disk_need) against the free space of --dir
+ * (docs/adr/io-space-check.md). */
+int mb_imb_io_space_check(struct mb_config *cfg, struct mb_error *err);
 
 #endif

@@ -179,6 +179,86 @@ long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
     return reps * (share < x ? share : x);
 }
 
+long long mb_imb_io_span(const struct mb_imb_bench *b, int q, const struct mb_imb_config *c,
+                         int check)
+{
+    long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens), span = 0;
+    const size_t nlen = mb_imb_lengths(b, c, lens);
+
+    for (size_t k = 0; k < nlen; k++) {
+        const struct mb_imb_demand d = mb_imb_demand(b, lens[k], q, c, check);
+        const long long bytes = mb_imb_io_file_bytes(b, lens[k], q, c);
+        if (mb_imb_runnable(&d, c) && bytes > span)
+            span = bytes;
+    }
+    free(lens);
+    return span;
+}
+
+/* One scratch file of a block: its name (shared or private, Multi group, position of the
+ * private file's process: the position stands for the world rank, -map's order being one
+ * permutation for the whole run) and its bytes on disk. */
+struct disk_file {
+    unsigned long long key, bytes;
+};
+
+static int by_key(const void *x, const void *y)
+{
+    const struct disk_file *a = x, *b = y;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+unsigned long long mb_imb_io_disk_need(const struct mb_config *cfg)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    struct mb_imb_plan plan;
+    struct disk_file *files = NULL;
+    size_t n = 0, cap = 0;
+    unsigned long long most = 0, kept = 0;
+
+    mb_imb_plan_build(&plan, cfg);
+    for (size_t i = 0; i < plan.n; i++) {
+        const struct mb_imb_item *it = &plan.items[i];
+        const struct mb_imb_bench *b = &plan.family->benchmarks[it->bench];
+        const int priv = b->file == MB_IMB_PRIVATE_FILES, multi = it->multi >= 0;
+        const int groups = it->q > 0 ? mb_group_count(cfg->nprocs, it->q, multi) : 0;
+        const int per_group = priv ? it->q : 1;
+        const unsigned long long bytes =
+            it->q > 0 ? (unsigned long long)mb_imb_io_span(b, it->q, c, cfg->common.check) +
+                            MB_IMB_IO_FILE_SLACK
+                      : 0;
+        unsigned long long block = 0;
+
+        for (int g = 0; g < groups; g++)
+            for (int k = 0; k < per_group; k++) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    files = mb_xrealloc(files, cap * sizeof *files);
+                }
+                files[n].key = (unsigned long long)priv << 62 | (unsigned long long)multi << 61 |
+                               (unsigned long long)(multi ? g : 0) << 30 |
+                               (unsigned long long)(priv ? g * it->q + k : 0);
+                files[n++].bytes = bytes;
+                block += bytes;
+            }
+        if (block > most)
+            most = block;
+    }
+    /* -keep: a name's file stays at the size its last block left; its largest bounds it. */
+    qsort(files, n, sizeof *files, by_key);
+    for (size_t i = 0; i < n;) {
+        unsigned long long top = 0;
+        size_t j = i;
+        for (; j < n && files[j].key == files[i].key; j++)
+            top = files[j].bytes > top ? files[j].bytes : top;
+        kept += top;
+        i = j;
+    }
+    free(files);
+    mb_imb_plan_free(&plan);
+    return c->io_keep ? kept : most;
+}
+
 /* A benchmark on one process count: one block, or with aggregate modes two - aggregate
  * first, then non-aggregate (guide 4.2.2.2: "IMB runs the corresponding benchmarks with two
  * settings"). A benchmark that cannot run gets one item (the skip note). */

@@ -110,6 +110,18 @@ static inline int mb_imb_runnable(const struct mb_imb_demand *d, const struct mb
 long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
                                const struct mb_imb_config *c);
 
+/* IMB-IO: the bytes of its file one process's timed loops reach in a block of b on q processes
+ * (the largest mb_imb_io_file_bytes over the lengths the block runs: those that fit the -mem
+ * cap and the int range): the size IMB_init_file presets (imb_io.c). */
+long long mb_imb_io_span(const struct mb_imb_bench *b, int q, const struct mb_imb_config *c,
+                         int check);
+
+/* IMB-IO: the most bytes the plan's scratch files hold at once in the file system (every file
+ * of a block at its preset size, each with MB_IMB_IO_FILE_SLACK). A benchmark's files go after
+ * its last block, so without -keep this is the largest block's; with -keep every name's
+ * largest file stays, and the sum over the names counts. For the up-front space check. */
+unsigned long long mb_imb_io_disk_need(const struct mb_config *cfg);
+
 /* Builds the plan (all ranks, deterministic from the configuration). */
 void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg);
 void mb_imb_plan_free(struct mb_imb_plan *p);

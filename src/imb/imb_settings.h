@@ -29,6 +29,10 @@
 #define MB_IMB_IO_NPMIN          1
 #define MB_IMB_IO_FILENAME       "IMB_out" /* settings_io.h FILENAME (5.2.3.2) */
 #define MB_IMB_IO_ASSIGN_SIZE    4         /* sizeof(int), IMB-IO's assign_type (5.2.5) */
+/* mpibench's up-front space check (docs/adr/io-space-check.md): room per scratch file beyond
+ * its bytes, for a partly used last block and the file system's own bookkeeping (indirect
+ * blocks, extents), and the MPI library's shared-pointer companion file. */
+#define MB_IMB_IO_FILE_SLACK (64 * 1024)
 /* TARGET_CPU_SECS: CPU_Exploit time per non-blocking transfer. The IMB 3.1 program's
  * IMB_settings_io.h sets 0.01 s (line 145; Intel IMB 2021 too), which every published IMB-IO
  * table used; the guide's listings (5.2.1, 5.2.8.3) print 0.1 s, available as -t_cpu 0.1

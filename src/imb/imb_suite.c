@@ -27,7 +27,7 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
-    struct mb_imb_tally t = {0, 0};
+    struct mb_imb_tally t = {0};
     struct mb_imb_cpu cpu;
     struct mb_scratch_signals signals;
     const int io = mb_imb_family(c)->io;
@@ -53,7 +53,8 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     }
     if (ctx->rank == 0)
         mb_imb_header(ctx, cfg, &plan);
-    for (size_t i = 0; i < plan.n; i++)
+    /* A block whose I/O failed ends the run (every rank knows it): a full disk stays full. */
+    for (size_t i = 0; i < plan.n && !t.failed; i++)
         mb_imb_run_block(ctx, cfg, &plan, &plan.items[i], &t);
     if (io) {
         /* A benchmark's file outlives its aggregate block (imb_io.c); when the non-aggregate
@@ -67,6 +68,12 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     tally->rows = t.rows;
     tally->defects = t.defects;
     tally->defects_what = "defects found (see the defects column)";
+    if (t.failed) {
+        /* The run-time error: status 1, reported once by rank 0 at the end of the run. */
+        tally->status = MB_EXIT_RUNTIME;
+        snprintf(tally->status_text, sizeof tally->status_text, "%s", t.why);
+        tally->status_what = tally->status_text;
+    }
     mb_imb_plan_free(&plan);
     return 0;
 }

@@ -198,6 +198,7 @@ enum { PHASE_SKIPPED = -1, PHASE_PENDING = -2, PHASE_CUT = -3 };
 struct phase_end {
     int status; /* the phase's exit status, or PHASE_* */
     double seconds;
+    char why[1024]; /* rank 0: why a phase that ran failed (mpibench_run_why), or "" */
 };
 
 static void clock_text(char *buf, size_t len, double s)
@@ -294,7 +295,10 @@ static void phase_json(const struct mb_ctx *ctx, size_t i, const struct mb_job_p
         mb_jobj_num(&o, "elapsed_sec", e->seconds);
     }
     snprintf(name, sizeof name, "%s.txt", p->prog);
-    mb_jobj_str(&o, "text_file", skipped ? NULL : name);
+    /* A phase refused before it started (status 2) wrote no text file. */
+    mb_jobj_str(&o, "text_file", skipped || e->status == MB_EXIT_USAGE ? NULL : name);
+    if (!skipped && e->status > 0)
+        mb_jobj_str(&o, "error", e->why[0] ? e->why : "see the phase's messages on stderr");
     mb_jobj_write(&o, ctx->json);
 }
 
@@ -325,6 +329,8 @@ static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const st
             snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
         mb_printf(out, "# %zu/%zu %-72s %-10s %8s\n", i + 1, mb_job_phase_count(),
                   mb_job_phase_at(i)->title, status_word(ends[i].status), secs);
+        if (ends[i].status > 0 && ends[i].why[0])
+            mb_printf(out, "#     %s\n", ends[i].why);
     }
     mb_printf(out, "\nHeadline numbers:\n");
     for (size_t i = 0; i < h->n; i++) {
@@ -342,7 +348,7 @@ static void phases_html(char *buf, size_t len, const struct phase_end *ends)
     for (size_t i = 0; i < mb_job_phase_count() && used < len; i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
         char secs[32] = "-", file[96] = "-";
-        if (ends[i].status >= 0) {
+        if (ends[i].status >= 0 && ends[i].status != MB_EXIT_USAGE) {
             snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
             snprintf(file, sizeof file, "<a href=\"%s.txt\">%s.txt</a>", p->prog, p->prog);
         }
@@ -513,14 +519,23 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         }
         const int argc = phase_argv(p, cfg, argv, &words);
         const double ts = mb_now();
-        ends[i].status = mpibench_run(argc, argv, ctx->world, stdout);
+        /* A phase that fails - refused (status 2: its scratch files do not fit), or ended by a
+         * run-time error the processes agreed on (status 1: IMB-IO's disk filled up) - ends
+         * normally on every process, and the job goes on with the next phase. */
+        ends[i].status =
+            mpibench_run_why(argc, argv, ctx->world, stdout, ends[i].why, sizeof ends[i].why);
         ends[i].seconds = mb_now() - ts;
         worst = ends[i].status > worst ? ends[i].status : worst;
         if (ctx->rank == 0) {
             collect(ctx, cfg, p, &all);
             phase_json(ctx, i, p, NULL, &ends[i]);
-            mb_printf(&ctx->out, "      %s in %.1f s: %s/%s.txt\n", status_word(ends[i].status),
-                      ends[i].seconds, j->dir, p->prog);
+            if (ends[i].status == MB_EXIT_USAGE)
+                mb_printf(&ctx->out, "      %s in %.1f s: %s\n", status_word(ends[i].status),
+                          ends[i].seconds, ends[i].why[0] ? ends[i].why : "refused");
+            else
+                mb_printf(&ctx->out, "      %s in %.1f s: %s/%s.txt%s%s\n",
+                          status_word(ends[i].status), ends[i].seconds, j->dir, p->prog,
+                          ends[i].why[0] ? ": " : "", ends[i].why);
             mb_flush(&ctx->out);
         }
     }

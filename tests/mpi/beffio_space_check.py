@@ -34,34 +34,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_diskfull_check import SKIP, small_tmpfs  # noqa: E402
-from io_signal_check import processes_in  # noqa: E402
+from io_diskfull_check import FILLER, SKIP, fill, ranks, small_tmpfs  # noqa: E402
 from mbcheck import listing  # noqa: E402
-
-FILLER = "another_jobs_file"
-
-
-def fill(path):
-    """Write path until the file system is full; the number of bytes written."""
-    block = b"\x5a" * (1 << 20)
-    done = 0
-    with open(path, "wb", buffering=0) as f:
-        while True:
-            try:
-                n = f.write(block)
-            except OSError:
-                break
-            done += n
-            if n < len(block):
-                break
-    return done
-
-
-def ranks(binary, cwd):
-    """The pids of the job's processes (working directory cwd), not their janitors."""
-    name = os.path.basename(binary)[:15]
-    return [pid for pid, comm, _ in processes_in(cwd) if comm == name]
-
 
 def run(opts, cwd, small, args):
     cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] + args +

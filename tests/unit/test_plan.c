@@ -4,6 +4,7 @@
 #include "imb/imb_driver.h"
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
+#include "imb/imb_settings.h"
 #include "unit.h"
 
 #include <limits.h>
@@ -197,6 +198,32 @@ int main(void)
             EXPECT(!mb_imb_runnable(&d, &capped));
             EXPECT(mb_imb_demand_bytes(&d) == d.sregion + d.rregion + d.requests);
         }
+    }
+    /* The up-front space check's need (docs/adr/io-space-check.md), standard lengths and
+     * repetitions on 2 processes: a benchmark's files at once, each at its preset size (16 MiB
+     * = OVERALL_VOL for every file a process count reaches) plus the slack. P_Write_Priv: one
+     * private file on 1 process, two of 8 MiB (half of X each) on 2; with -keep a name's
+     * largest file stays, so rank 0's 16 MiB and rank 1's 8 MiB. P_Write_Indv: one shared
+     * file, one name. A -mem cap that leaves out the long lengths shrinks the need. */
+    {
+        struct mb_imb_config io = {.family = MB_IMB_FAMILY_IO, .multi = -1, .mem_cap = ULLONG_MAX};
+        struct mb_config cfg = {0};
+        int sel = MB_IMB_SEL(mb_imb_find(&mb_imb_family_io, "P_Write_Priv"), 0);
+        const long long slack = MB_IMB_IO_FILE_SLACK;
+
+        cfg.settings = &io;
+        cfg.nprocs = 2;
+        io.selected = &sel;
+        io.n_selected = 1;
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 16 * MB + 2 * slack);
+        io.io_keep = 1;
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 24 * MB + 2 * slack);
+        sel = MB_IMB_SEL(mb_imb_find(&mb_imb_family_io, "P_Write_Indv"), 0);
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 16 * MB + slack);
+        io.io_keep = 0;
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 16 * MB + slack);
+        io.mem_cap = 4096; /* a write's buffer: lengths up to 4 KiB run, 50 x 4 KiB */
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 50 * 4096 + slack);
     }
     /* The warm-up's two samples touch two buffers of their length's layout, not the sections
      * of a whole loop (IMB-EXT: 1000 x 4 bytes) nor the whole off-cache rotation. */
