@@ -3,10 +3,10 @@
 #include "beff/beff_options.h"
 #include "beff/beff_report.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/protofiles.h"
 #include "core/suite.h"
+#include "core/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +115,7 @@ static void beff_release(const struct mb_ctx *ctx, void *state)
 
 static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
-    const double t0 = mb_now();
+    const struct mb_stopwatch wall = mb_stopwatch_start();
     struct beff_state *st = ctx->state;
     struct mb_protofiles *fs = &st->fs;
     struct mb_beff_patterns set;
@@ -139,7 +139,7 @@ static int beff_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struc
         struct mb_beff_report r = {cfg, ctx->prov, &set, &d, &a, ctx->size, 0};
         struct mb_out o = {{NULL, NULL}, 1, {NULL, NULL}};
         mb_beff_analyse(&d, &set, ctx->size, &a);
-        r.wall = mb_now() - t0;
+        r.wall = mb_stopwatch_read(&wall);
         mb_beff_summary(&r, &ctx->out, 1);
         mb_printf(&ctx->out, "# protocol files: %s.{prot,short,sum,plot,gps}; elapsed %.1f s\n",
                   mb_beff_cfg(cfg)->prefix, r.wall);

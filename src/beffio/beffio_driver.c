@@ -1,19 +1,21 @@
 /* b_eff_io's measurement (control flow as in the b_eff_io 2.1 source): release 2.0's order -
  * every partition writes, then every partition rewrites (type 0 unless -rewrite), then every
  * partition reads (b_eff paper §5) - and the time-driven write loop. The only b_eff_io code that
- * reads the clock.
+ * times anything.
  *
  * Timing follows b_eff_io 2.1: a pattern is timed from a barrier of its partition to
  * the barrier after its last call (and, for writes, after MPI_File_sync); a type from the
  * open (between barriers) to the close (plus barrier). The write pass of types 0-2 repeats
  * each pattern while the elapsed time times (r+1)/r stays within the pattern's share
  * Tn x U / ΣU, rank 0 deciding after a barrier and broadcasting; every other pass and
- * type repeats the write pass's counts, so that reads find what was written (all as in 2.1). */
+ * type repeats the write pass's counts, so that reads find what was written (all as in 2.1).
+ * Every time here is taken with core/timing.h; the time-driven loop reads its elapsed time with
+ * mb_timing_split inside its sample, as 2.1 reads the clock there. */
 #include "beffio/beffio_run.h"
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/idle.h"
 #include "core/report_text.h"
+#include "core/timing.h"
 #include "core/watchdog.h"
 
 #include <stdio.h>
@@ -106,18 +108,20 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     const double allowance = timed && root ? disk_allowance(ps, p, n, r->lmax) : 0;
     /* Tp = Tu x U for every pattern, as b_eff_io 2.1 prints it; only the time-driven loop
      * (write pass, types 0-2) is paced by it. */
-    double tp = tu * q->U, t0, t;
+    double tp = tu * q->U, t;
     long long reps = 0, shown = 0, errors = 0;
+    /* From the partition's barrier to the barrier after the last call (b_eff_io 2.1); the
+     * parts of the sample below are splits of the same timer. */
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(comm, 1));
     char conti = 1;
 
     if (timed && r->b->adapt && p >= 1 && q->U != 0 && ps->meas_sum > ps->sched_sum)
         tp = tp / (0.5 * (1.0 + ps->meas_sum / ps->sched_sum)); /* 2.1's -adapt */
     memset(m, 0, sizeof *m);
-    barrier(comm);
-    t0 = mb_now();
+    mb_timing_start(&tm);
     mb_bio_view(r, &ps->f, &s);
     do {
-        const double ti = mb_now();
+        const double ti = mb_timing_split(&tm);
         if (a != MB_BIO_READ)
             mb_bio_stamp(r, &s, reps, r->cfg->common.selftest && r->ctx->rank == 0);
         mb_bio_transfer(r, &ps->f, &s);
@@ -126,38 +130,39 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
         else if (check)
             mb_bio_unstamp(r, &s);
         reps++;
-        t = mb_now();
+        t = mb_timing_split(&tm);
         m->t_last_io = t - ti;
         if (timed) {
             double tb = t, tc;
             barrier(comm);
-            tc = mb_now();
+            tc = mb_timing_split(&tm);
             m->t_barrier += tc - tb;
             if (root)
-                conti = keep_going(tc - t0, reps, tp, per_rep * (double)(reps + 1), allowance);
+                conti = keep_going(tc, reps, tp, per_rep * (double)(reps + 1), allowance);
             if (root)
                 m->disk_stop = conti == 2;
             MB_MPI(MPI_Bcast(&conti, 1, MPI_CHAR, 0, comm));
-            t = mb_now();
+            t = mb_timing_split(&tm);
             m->t_bcast += t - tc;
             m->t_last_tail = t - tb;
         }
     } while (timed ? conti == 1 : reps < d->rep[i][p]);
     if (a != MB_BIO_READ) {
-        double tb = mb_now(), ts;
+        double tb = mb_timing_split(&tm), ts;
         barrier(comm);
-        ts = mb_now();
+        ts = mb_timing_split(&tm);
         m->t_barrier += ts - tb;
         mb_bio_sync(&ps->f);
-        m->t_sync = mb_now() - ts;
+        m->t_sync = mb_timing_split(&tm) - ts;
     }
     {
-        const double tb = mb_now();
+        const double tb = mb_timing_split(&tm);
         barrier(comm);
-        t = mb_now();
+        (void)mb_timing_stop(&tm, reps);
+        t = tm.elapsed;
         m->t_barrier += t - tb;
     }
-    m->t = t - t0;
+    m->t = t;
     if (timed) {
         d->rep[i][p] = reps;
         ps->disk_used += per_rep * (double)reps;
@@ -183,7 +188,7 @@ static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_s
                       int a, int type)
 {
     const MPI_Comm comm = r->comm[i];
-    double t0;
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(comm, 1));
 
     mb_bio_file_name(r, &ps->f, i, type);
     if (a == MB_BIO_WRITE) {
@@ -195,21 +200,23 @@ static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_s
                                       "of a partition, so -p must name a directory that every "
                                       "process sees (a shared file system)");
     }
-    barrier(comm);
-    t0 = mb_now();
+    mb_timing_start(&tm);
     mb_bio_file_open(r, &ps->f, a, type);
     barrier(comm);
-    d->ty[i][a][type].t_open = mb_now() - t0;
+    (void)mb_timing_stop(&tm, 1);
+    d->ty[i][a][type].t_open = tm.elapsed;
 }
 
 static void close_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
                        int a, int type)
 {
-    const double t0 = mb_now();
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
 
+    mb_timing_start(&tm);
     mb_bio_file_close(&ps->f, a);
     barrier(r->comm[i]);
-    d->ty[i][a][type].t_close = mb_now() - t0;
+    (void)mb_timing_stop(&tm, 1);
+    d->ty[i][a][type].t_close = tm.elapsed;
 }
 
 /* rank 0: a type's totals, printed when its file closes. */
@@ -246,7 +253,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     const double tu = (double)mb_bio_partition_seconds(b->T, d->npart) / mb_bio_usum(rewrite_all);
     struct pass_state ps;
     struct mb_bio_accval *ac = &d->ac[i][a];
-    double t0;
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(comm, 1));
     int n, rank;
     long long errors = 0;
 
@@ -262,8 +269,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
         ps.disk_budget = MB_BIO_DISK_SHARE * (double)b->disk_free * n / total_n;
     }
     arm_wait(r, a, n, "starting");
-    barrier(comm);
-    t0 = mb_now();
+    mb_timing_start(&tm);
     for (int p = 0; p < MB_BIO_PATTERNS; p++) {
         const struct mb_bio_pattern *q = &mb_bio_table[p];
         if (!mb_bio_runs(p, a, rewrite_all))
@@ -296,7 +302,8 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     mb_watchdog_disarm(r->ctx->wd);
     if (rank == 0) {
         ac->ran = 1;
-        ac->t = mb_now() - t0;
+        (void)mb_timing_stop(&tm, 1);
+        ac->t = tm.elapsed;
         ac->errors = errors;
         ac->bytes = 0;
         for (int t = 0; t < MB_BIO_TYPES; t++)
@@ -321,7 +328,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
 
 void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
 {
-    const double t0 = mb_now();
+    const struct mb_stopwatch total = mb_stopwatch_start();
     struct mb_idle idle;
 
     barrier(r->ctx->world);
@@ -346,5 +353,5 @@ void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
     }
     barrier(r->ctx->world);
     mb_watchdog_disarm(r->ctx->wd);
-    d->t_total = mb_now() - t0;
+    d->t_total = mb_stopwatch_read(&total);
 }

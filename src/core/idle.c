@@ -1,7 +1,6 @@
 /* Idle processes under the --timeout watchdog: the heartbeat (core/idle.h). */
 #include "core/idle.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 
 #include <time.h>
@@ -12,7 +11,7 @@
 static void beat(void *arg)
 {
     struct mb_idle *w = arg;
-    const double now = mb_now();
+    const double now = mb_stopwatch_read(&w->clock);
     int done = 1;
 
     if (w->beat != MPI_REQUEST_NULL)
@@ -36,6 +35,7 @@ void mb_idle_begin(struct mb_idle *w, struct mb_watchdog *wd, MPI_Comm world, in
     MB_MPI(MPI_Comm_split(world, idle || rank == 0 ? 0 : MPI_UNDEFINED, rank, &w->comm));
     if (w->comm != MPI_COMM_NULL && rank == 0) {
         w->every = mb_watchdog_seconds(wd) / 2;
+        w->clock = mb_stopwatch_start();
         w->last = -1e300; /* the first arm beats at once */
         mb_watchdog_on_arm(wd, beat, w);
     }

@@ -17,15 +17,17 @@
 #ifndef MB_IDLE_H
 #define MB_IDLE_H
 
+#include "core/timing.h"
 #include "core/watchdog.h"
 
 #include <mpi.h>
 
 struct mb_idle {
-    MPI_Comm comm;      /* rank 0 of the job and the idle processes; else MPI_COMM_NULL */
-    MPI_Request beat;   /* rank 0: the heartbeat in flight */
-    int flag;           /* what is broadcast: 1 a heartbeat, 0 the end */
-    double last, every; /* rank 0: when the last beat went, seconds between beats */
+    MPI_Comm comm;             /* rank 0 of the job and the idle processes; else MPI_COMM_NULL */
+    MPI_Request beat;          /* rank 0: the heartbeat in flight */
+    int flag;                  /* what is broadcast: 1 a heartbeat, 0 the end */
+    double last, every;        /* rank 0: when the last beat went, seconds between beats */
+    struct mb_stopwatch clock; /* rank 0: what last is read on */
     struct mb_watchdog *wd;
 };
 

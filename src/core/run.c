@@ -1,11 +1,11 @@
 /* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
  * the outcome, output files, then the suite (docs/architecture.md, properties 8 and 10). */
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
 #include "core/sink.h"
 #include "core/suite.h"
 #include "core/thread_level.h"
+#include "core/timing.h"
 #include "core/userfile.h"
 #include "mb_version.h"
 
@@ -261,7 +261,7 @@ static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e, c
  * make the status 1 on every rank. Then the peak memory, the suite's footer, the summary
  * record and the one data-check message. */
 static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                  const struct mb_tally *tally, double t0)
+                  const struct mb_tally *tally, const struct mb_stopwatch *wall)
 {
     long long counts[3] = {tally->rows, tally->defects, tally->status};
     struct mb_run_end e;
@@ -271,7 +271,7 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     e.defects = counts[1];
     e.status = e.defects > 0 || counts[2] != 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
     e.peak_rss = mb_peak_rss(ctx->world);
-    e.seconds = mb_now() - t0;
+    e.seconds = mb_stopwatch_read(wall);
     if (ctx->rank != 0)
         return e.status;
     if (ctx->suite->footer)
@@ -418,10 +418,10 @@ int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why,
     if (cfg.common.dry_run) {
         status = ctx.suite->dry_run(&ctx, &cfg);
     } else {
-        const double t0 = mb_now();
+        const struct mb_stopwatch wall = mb_stopwatch_start();
         status = ctx.suite->run(&ctx, &cfg, &tally);
         if (status == MB_EXIT_OK)
-            status = finish(&ctx, &cfg, &tally, t0);
+            status = finish(&ctx, &cfg, &tally, &wall);
     }
     mb_watchdog_stop(ctx.wd);
     if (ctx.rank == 0)

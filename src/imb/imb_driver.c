@@ -3,14 +3,14 @@
  * window), warms up, and for each message length synchronises, times n_sample calls of the
  * kernel - assuring completion after each or after all of them in the non-aggregate and
  * aggregate modes - optionally checks the data, gathers the per-process times and hands the
- * row to the printers. It is the only IMB code that reads the clock. */
+ * row to the printers. It is the only IMB code that times anything, through core/timing.h. */
 #include "imb/imb_driver.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/idle.h"
 #include "core/report_json.h"
 #include "core/stats.h"
+#include "core/timing.h"
 #include "core/window.h"
 #include "imb/imb_cpu.h"
 #include "imb/imb_groups.h"
@@ -115,46 +115,38 @@ static void set_length(struct block_run *r, long long x)
 }
 
 /* The timed loops of guide 5.2.8: N_BARR barriers (when asked), then n samples between two
- * clock reads. MPI-1 rows (5.2.8.1) call the kernel alone; rows with a completion call
- * (5.2.8.2) assure completion after every transfer (non-aggregate) or once after all of them
- * (aggregate). Returns the time per sample. */
+ * clock reads (the timing module's start and stop around this loop, which stays inline). MPI-1 rows
+ * (5.2.8.1) call the kernel alone; rows with a completion call (5.2.8.2) assure completion after
+ * every transfer (non-aggregate) or once after all of them (aggregate). Returns the time per
+ * sample. */
 static double timed_loop(struct block_run *r, long n, int barriers)
 {
     void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
     void (*const complete)(const struct mb_imb_args *) = r->b->complete;
     const struct mb_imb_args *const a = &r->a;
-    double t0, t1;
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, barriers));
 
     /* I/O: every loop starts at the beginning of the file's view (not timed). */
     if (r->b->reset)
         r->b->reset(&r->a);
-    for (int i = 0; i < barriers; i++)
-        MB_MPI(MPI_Barrier(r->g.group));
+    mb_timing_start(&tm);
     if (!complete) {
-        t0 = mb_now();
         for (long i = 0; i < n; i++)
             kernel(a, i);
-        t1 = mb_now();
     } else if (r->mode == MB_IMB_AGGREGATE && r->b->batch) {
-        t0 = mb_now();
         r->b->batch(a, 0, n);
         complete(a);
-        t1 = mb_now();
     } else if (r->mode == MB_IMB_AGGREGATE) {
-        t0 = mb_now();
         for (long i = 0; i < n; i++)
             kernel(a, i);
         complete(a);
-        t1 = mb_now();
     } else {
-        t0 = mb_now();
         for (long i = 0; i < n; i++) {
             kernel(a, i);
             complete(a);
         }
-        t1 = mb_now();
     }
-    return (t1 - t0) / (double)n;
+    return mb_timing_stop(&tm, n);
 }
 
 /* The non-blocking I/O loop (guide 4.2.5, 5.2.8.3; aggregate mode only): initiate the
@@ -167,12 +159,10 @@ static double overlap_loop(struct block_run *r, long n)
     const struct mb_imb_bench *b = r->b;
     const struct mb_imb_args *const a = &r->a;
     struct mb_imb_cpu *cpu = r->cpu;
-    double t0, t1;
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, MB_IMB_N_BARR));
 
     r->b->reset(&r->a);
-    for (int i = 0; i < MB_IMB_N_BARR; i++)
-        MB_MPI(MPI_Barrier(r->g.group));
-    t0 = mb_now();
+    mb_timing_start(&tm);
     if (b->one_by_one) {
         for (long i = 0; i < n; i++) {
             b->istart(a, i, 1);
@@ -187,8 +177,7 @@ static double overlap_loop(struct block_run *r, long n)
     }
     if (b->complete)
         b->complete(a);
-    t1 = mb_now();
-    return (t1 - t0) / (double)n;
+    return mb_timing_stop(&tm, n);
 }
 
 /* The undisturbed rate (guide 4.2.5.1) is the best of PIECES short pieces of the rate probe,
@@ -204,12 +193,14 @@ void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
     /* The rate from about 5e7 flops (IMB_cpu_exploit.c), more if the clock is coarse. */
     const double flops = 2.0 * MB_IMB_CPU_N * MB_IMB_CPU_N;
     long reps = (long)(5e7 / flops) + 1;
-    double t, t0, best;
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
+    double t, best;
 
     for (;;) {
-        t0 = mb_now();
+        mb_timing_start(&tm);
         mb_imb_cpu_work(c, reps);
-        t = mb_now() - t0;
+        (void)mb_timing_stop(&tm, 1);
+        t = tm.elapsed;
         if (t >= 0.01 || reps > (1L << 40))
             break;
         reps *= 4;
@@ -217,9 +208,10 @@ void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
     if (reps >= PIECES) {
         const long piece = reps / PIECES;
         for (int i = 0; i < PIECES; i++) {
-            t0 = mb_now();
+            mb_timing_start(&tm);
             mb_imb_cpu_work(c, piece);
-            best = (mb_now() - t0) * (double)reps / (double)piece;
+            (void)mb_timing_stop(&tm, 1);
+            best = tm.elapsed * (double)reps / (double)piece;
             if (best > 0 && best < t)
                 t = best;
         }
@@ -231,9 +223,10 @@ void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
     best = 0;
     for (int i = 0; i < CALIBRATIONS && (i == 0 || (double)i * target_secs <= CALIBRATION_SECS);
          i++) {
-        t0 = mb_now();
+        mb_timing_start(&tm);
         mb_imb_cpu_work(c, c->reps);
-        t = mb_now() - t0;
+        (void)mb_timing_stop(&tm, 1);
+        t = tm.elapsed;
         if (i == 0 || t < best)
             best = t;
     }

@@ -4,12 +4,12 @@
  * an output directory that is never reused: each suite's text and protocol files, one
  * results.jsonl with every record, summary.txt ending with the headline numbers, the plots
  * and index.html. docs/main-job.md describes the result. */
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/scratch.h"
 #include "core/sink.h"
 #include "core/suite.h"
 #include "core/thread_level.h"
+#include "core/timing.h"
 #include "job/job_plan.h"
 #include "results/headline.h"
 #include "results/html.h"
@@ -461,7 +461,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     struct phase_end *ends = mb_xcalloc(n, sizeof *ends);
     struct mb_records all = {0};
     double expected = 0, expected_done = 0;
-    const double t0 = mb_now();
+    const struct mb_stopwatch job_clock = mb_stopwatch_start();
     char fs[160] = "unknown file system";
     struct mb_scratch_signals signals;
     int worst = 0;
@@ -495,7 +495,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         const char *skip = mb_job_skip_reason(p, ctx->size);
         char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48];
         struct phase_words words;
-        const double elapsed = mb_now() - t0;
+        const double elapsed = mb_stopwatch_read(&job_clock);
         /* Remaining: the plan's estimate, scaled by how the finished phases compared. */
         const double scale = expected_done > 0 && elapsed > 0 ? elapsed / expected_done : 1;
 
@@ -518,13 +518,13 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
             progress_files(ctx, cfg, ends, &all, fs);
         }
         const int argc = phase_argv(p, cfg, argv, &words);
-        const double ts = mb_now();
+        const struct mb_stopwatch phase_clock = mb_stopwatch_start();
         /* A phase that fails - refused (status 2: its scratch files do not fit), or ended by a
          * run-time error the processes agreed on (status 1: IMB-IO's disk filled up) - ends
          * normally on every process, and the job goes on with the next phase. */
         ends[i].status =
             mpibench_run_why(argc, argv, ctx->world, stdout, ends[i].why, sizeof ends[i].why);
-        ends[i].seconds = mb_now() - ts;
+        ends[i].seconds = mb_stopwatch_read(&phase_clock);
         worst = ends[i].status > worst ? ends[i].status : worst;
         if (ctx->rank == 0) {
             collect(ctx, cfg, p, &all);

@@ -2,9 +2,9 @@
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/timing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,19 +69,19 @@ static void allred_check(struct allred_state *st, int selftest)
 static double allred_sample(struct allred_state *st, int with_op)
 {
     const MPI_Comm world = st->ctx->world;
-    double t0, t;
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
 
     compute_phase(st->a, st->b, st->comp, &st->sink);
     mb_presta_barrier(world);
     MB_MPI(MPI_Allreduce(st->a, st->b, MESS, MPI_DOUBLE, MPI_SUM, world));
-    t0 = mb_now();
+    mb_timing_start(&tm);
     for (long i = 0; i < st->inner; i++) {
         if (with_op)
             MB_MPI(MPI_Allreduce(st->a, st->b, MESS, MPI_DOUBLE, MPI_SUM, world));
         compute_phase(st->a, st->b, st->comp, &st->sink);
     }
-    t = mb_now() - t0;
-    return t;
+    (void)mb_timing_stop(&tm, st->inner);
+    return tm.elapsed;
 }
 
 struct moments {
@@ -172,12 +172,14 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
         const struct moments ml = moments_of(loop, st.nsamples), mo = moments_of(op, st.nsamples);
         const double op_mean = (mo.sum - ml.sum) / ((double)st.nsamples * (double)st.inner);
         const double tick = MPI_Wtick();
-        double between, t0;
+        struct mb_timing tm = mb_timing_make(mb_sync_none());
+        double between;
         /* "Time between Allreduce": one compute phase on rank 0 alone, after a warm-up. */
         compute_phase(st.a, st.b, st.comp, &st.sink);
-        t0 = mb_now();
+        mb_timing_start(&tm);
         compute_phase(st.a, st.b, st.comp, &st.sink);
-        between = mb_now() - t0;
+        (void)mb_timing_stop(&tm, 1);
+        between = tm.elapsed;
         print_samples(out, "Loop Base Samples", loop, st.nsamples, ml);
         print_samples(out, "Loop Op Samples", op, st.nsamples, mo);
         mb_printf(out, "\nMPI Allreduce test\n");

@@ -2,9 +2,9 @@
  * of com.c and laten.c). */
 #include "presta/presta.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,18 +51,18 @@ void mb_presta_samples(MPI_Comm active, long samples, void (*prologue)(void *arg
                        int barriers_before, void (*body)(void *arg), int barrier_after, void *arg,
                        double *times)
 {
+    struct mb_timing tm = mb_timing_make(mb_sync_calls(active, barriers_before, mb_presta_barrier));
+
     for (long k = 0; k < samples; k++) {
-        double t0;
         if (prologue)
             prologue(arg);
-        for (int b = 0; b < barriers_before; b++)
-            mb_presta_barrier(active);
         /* Each rank reads its own clock (as in Presta 1.2); the closing barrier is timed. */
-        t0 = mb_now();
+        mb_timing_start(&tm);
         body(arg);
         if (barrier_after)
             mb_presta_barrier(active);
-        times[k] = mb_now() - t0;
+        (void)mb_timing_stop(&tm, 1);
+        times[k] = tm.elapsed;
     }
 }
 
@@ -156,12 +156,6 @@ static char *gather_names(const struct mb_ctx *ctx)
     return all;
 }
 
-static double wtime(void *unused)
-{
-    (void)unused;
-    return mb_now();
-}
-
 void mb_presta_footer(const struct mb_presta_job *job)
 {
     const struct mb_ctx *ctx = job->ctx;
@@ -182,7 +176,7 @@ void mb_presta_footer(const struct mb_presta_job *job)
     mb_printf(&ctx->out, "\n");
     free(names);
     tick = MPI_Wtick();
-    oh = mb_presta_wtime_overhead(wtime, NULL);
+    oh = mb_timing_probe_clock(mb_presta_wtime_overhead);
     mb_printf(&ctx->out, "\nMPI_Wtick returns           %11.9f\n", tick);
     mb_printf(&ctx->out, "MPI_Wtime overhead          %11.9f\n", oh);
     mb_printf(&ctx->out, "Ticks for minimum sample    %11.0f\n\n", job->min_sample / tick);

@@ -5,9 +5,9 @@
 #include "presta/presta.h"
 #include "presta/presta_options.h"
 
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/timing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,7 +170,7 @@ static void gop_json(const struct mb_ctx *ctx, const struct gop_section *s, int 
 static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg,
                         struct mb_tally *tally)
 {
-    const double run_start = mb_now();
+    const struct mb_stopwatch run = mb_stopwatch_start();
     struct gop_data *d = mb_xcalloc(1, sizeof *d);
     long long wrong_total = 0;
     double elapsed, elapsed_sum = 0;
@@ -196,13 +196,14 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg,
             const struct gop_section *s = &gop_sections[k];
             struct gop_times t = {0, 0, 0};
             long long bad, wrong = 0;
-            double t0, mine;
+            struct mb_timing tm = mb_timing_make(mb_sync_barriers(ctx->world, 1));
+            double mine;
             mb_presta_arm(ctx, s->name, ctx->size, 8);
-            MB_MPI(MPI_Barrier(ctx->world));
-            t0 = mb_now();
+            mb_timing_start(&tm);
             for (int i = 0; i < GOP_N; i++)
                 gop_body(s, d, i, ctx->world);
-            mine = mb_now() - t0;
+            (void)mb_timing_stop(&tm, GOP_N);
+            mine = tm.elapsed;
             if (s->minmax) {
                 MB_MPI(MPI_Reduce(&mine, &t.min, 1, MPI_DOUBLE, MPI_MIN, 0, ctx->world));
                 MB_MPI(MPI_Reduce(&mine, &t.max, 1, MPI_DOUBLE, MPI_MAX, 0, ctx->world));
@@ -226,7 +227,7 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg,
             mb_flush(&ctx->out);
         }
     }
-    elapsed = mb_now() - run_start;
+    elapsed = mb_stopwatch_read(&run);
     MB_MPI(MPI_Reduce(&elapsed, &elapsed_sum, 1, MPI_DOUBLE, MPI_SUM, 0, ctx->world));
     if (ctx->rank == 0) {
         mb_printf(&ctx->out, "Average elapsed run time was %7.2f\n", elapsed_sum / ctx->size);
