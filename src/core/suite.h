@@ -116,4 +116,9 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * exit status (0, 1 or 2, as README.md lists them): the same on every rank. */
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
 
+/* Without MPI (`mpibench help [SUITE]`): with word NULL, `mpibench --help`'s text; else the
+ * --help of the suite that word names (subcommand or original name), as that suite prints it
+ * under mpirun. Returns 0, or -1 when word names no suite (nothing printed). */
+int mpibench_help(const char *word, FILE *out);
+
 #endif
