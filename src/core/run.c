@@ -28,8 +28,9 @@ static void toplevel_usage(FILE *out)
     }
     fprintf(out, "\nWithout mpirun:\n");
     mb_program.tools_usage(out);
-    fprintf(out, "\n'mpibench <suite> --help' describes a suite's options, 'mpibench plot --help'"
-                 " and\n'mpibench compare --help' the tools.\n");
+    fprintf(out,
+            "\n'mpibench <suite> --help' or 'mpibench help <suite>' describes a suite's options,"
+            "\n'mpibench plot --help' and 'mpibench compare --help' the tools.\n");
 }
 
 static char *join_args(int argc, char **argv)
@@ -213,6 +214,29 @@ static void print_help(const struct mb_suite *s, const char *prog, const struct 
         s->usage(out);
     fprintf(out, "Options:\n");
     mb_options_help(sets, n, cfg, out);
+}
+
+int mpibench_help(const char *word, FILE *out)
+{
+    struct mb_config cfg;
+    int i;
+
+    if (!word) {
+        toplevel_usage(out);
+        return 0;
+    }
+    /* A subcommand (imb-mpi1) or an original name (IMB-MPI1), each printed as that name's own
+     * --help prints it: the same rows, defaults and synopsis, without MPI_Init. */
+    i = mb_suite_find(word, 0);
+    if (i < 0 && (i = mb_suite_find(word, 1)) < 0)
+        return -1;
+    mb_config_defaults(&cfg);
+    cfg.prog = mb_xstrdup(mb_suite_find(word, 0) >= 0 ? "mpibench" : word);
+    cfg.suite = i;
+    mb_config_settings(&cfg, mb_suite_at((size_t)i)->settings);
+    print_help(mb_suite_at((size_t)i), cfg.prog, &cfg, out);
+    mb_config_free(&cfg);
+    return 0;
 }
 
 static void print_version(FILE *out)

@@ -123,4 +123,9 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
  * the reason went to stderr only, e.g. a refusal of a suite's prepare hook). */
 int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why, size_t len);
 
+/* Without MPI (`mpibench help [SUITE]`): with word NULL, `mpibench --help`'s text; else the
+ * --help of the suite that word names (subcommand or original name), as that suite prints it
+ * under mpirun. Returns 0, or -1 when word names no suite (nothing printed). */
+int mpibench_help(const char *word, FILE *out);
+
 #endif

@@ -4,6 +4,7 @@
 #include "core/options.h"
 #include "core/report_text.h"
 #include "core/sink.h"
+#include "core/suite.h"
 #include "results/compare.h"
 #include "results/headline.h"
 #include "results/html.h"
@@ -206,6 +207,8 @@ static int compare_main(int argc, char **argv)
     return check_stdout("compare", status);
 }
 
+static int help_main(int argc, char **argv);
+
 static const struct {
     const char *name, *title;
     int (*main)(int argc, char **argv);
@@ -213,7 +216,33 @@ static const struct {
     {"plot", "draw the plots of results files (no mpirun needed)", plot_main},
     {"compare", "compare two results files; exit 1 on a regression (no mpirun needed)",
      compare_main},
+    {"help", "'help SUITE' prints what 'SUITE --help' prints (no mpirun needed)", help_main},
 };
+
+/* `mpibench help [SUITE|TOOL]`: the same text as `mpibench SUITE --help` (or `mpibench
+ * --help`, or a tool's --help), without MPI_Init, so that a shell, the man pages and the
+ * completion generated at build time read the option rows without a launcher
+ * (docs/adr/install-layout.md). */
+static int help_main(int argc, char **argv)
+{
+    char *tool_argv[3] = {NULL, "--help", NULL};
+    int status;
+
+    if (argc > 2)
+        return usage_error("help", "expected at most one suite, got %d words; try 'mpibench help'",
+                           argc - 1);
+    for (size_t i = 0; argc == 2 && i < sizeof tools / sizeof tools[0]; i++)
+        if (strcmp(argv[1], tools[i].name) == 0 && tools[i].main != help_main) {
+            tool_argv[0] = argv[1];
+            return tools[i].main(2, tool_argv);
+        }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        argc = 1;
+    status = mpibench_help(argc == 2 ? argv[1] : NULL, stdout);
+    if (status != 0)
+        return usage_error("help", "unknown suite '%s'; try 'mpibench help'", argv[1]);
+    return check_stdout("help", 0);
+}
 
 int mb_tool_main(int argc, char **argv)
 {

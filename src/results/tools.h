@@ -1,5 +1,6 @@
 /* The commands that read results instead of measuring: `mpibench plot` and `mpibench
- * compare`. They run without mpirun and without MPI_Init (main.c dispatches them first). */
+ * compare`, and `mpibench help` (a suite's --help text). They run without mpirun and without
+ * MPI_Init (main.c dispatches them first). */
 #ifndef MB_TOOLS_H
 #define MB_TOOLS_H
 
