@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake --install into a scratch prefix, then check that mpibench and every compatibility
 # name are there and that the names are links to mpibench.
 file(REMOVE_RECURSE "${PREFIX}")

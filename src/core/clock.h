@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The timer: MPI_Wtime, its resolution, and whether it is global.
  * Only drivers call mb_now(); kernels never read the clock (docs/architecture.md, property 2). */
 #ifndef MB_CLOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The commands that read results instead of measuring: `mpibench plot` and `mpibench
  * compare`. They run without mpirun and without MPI_Init (main.c dispatches them first). */
 #ifndef MB_TOOLS_H

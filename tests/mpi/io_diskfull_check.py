@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run IMB-IO on a file system that fills up and check the run-time error path.
 
 Mounts a 256 kB tmpfs (needs root and mount rights; otherwise the test is skipped with status
