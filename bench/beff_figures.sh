@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # b_eff figures for the notes and docs/figures.md: run time and b_eff of full default
 # runs (paper rules, 30 random rings, 3 repetitions, memory detected) for several process
 # counts, and the spread of b_eff over consecutive runs with the same count.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """b_eff_io's speed and faithfulness figures, measured in one window (b_eff_io issue).
 
 For each process count (--np, default 2 and 4) and each MPI build given:

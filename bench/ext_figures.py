@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """IMB-EXT Unidir_Put against a minimal hand-written MPI_Put + MPI_Win_fence loop.
 
 The speed requirement: Unidir_Put's 0 B latency and 4 MiB bandwidth within 5 % of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Harness overhead, memory and scale figures, measured in one run on this machine.
 
 1. Harness overhead: IMB-MPI1 PingPong (0 B latency, 4 MiB bandwidth) against the

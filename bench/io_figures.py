@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """IMB-IO against a hand-written MPI-IO loop, dd, and itself on more processes.
 
 The figures the IMB-IO issue asks for, measured in one run (runs alternate between the

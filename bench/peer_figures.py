@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """mpibench against its peers, alternating, at every message length.
 
 For each MPI build directory given (Open MPI with --openmpi, MPICH with --mpich) and each

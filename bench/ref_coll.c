@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Minimal hand-written collective loops: the reference bench/peer_figures.py compares
  * IMB-MPI1 Allreduce, Bcast and Alltoall against. Deliberately no harness and nothing shared
  * with mpibench: per length malloc'd buffers written once, WARMUP calls of that length, two

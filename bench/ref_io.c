@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal hand-written MPI-IO loop: the reference bench/io_figures.py compares IMB-IO's
  * S_Write_Indv and S_Read_Indv (aggregate mode) against. Deliberately no harness: one process,
  * one buffer written once, two clock reads around the loop.

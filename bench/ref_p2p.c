@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Minimal hand-written point-to-point loops: the reference bench/peer_figures.py compares
  * IMB-MPI1 PingPong, PingPing, Sendrecv and Exchange against. Deliberately no harness and
  * nothing shared with mpibench: per length malloc'd send and receive buffers written once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal hand-written MPI ping-pong: the reference bench/pingpong_overhead.sh compares
  * IMB-MPI1 PingPong against. Deliberately no harness: two clock reads around the loop.
  * Usage: mb_ref_pingpong BYTES REPETITIONS   (2 processes; prints "BYTES usec MB/s"). */

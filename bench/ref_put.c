@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal hand-written MPI_Put + MPI_Win_fence loop: the reference bench/ext_figures.py
  * compares IMB-EXT Unidir_Put against. Deliberately no harness: two clock reads around the loop.
  * Rank 0 puts REPETITIONS times into rank 1's window, transfer i from origin section i into

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """mpibench side by side with the original programs, in alternating rounds, with A/A runs.
 
 Every suite runs against its original, built from the public sources outside this repository

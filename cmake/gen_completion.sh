@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes the bash completion of mpibench at build time (docs/adr/install-layout.md): the
 # subcommands and tools from `mpibench help`, each suite's options from `mpibench help SUITE`
 # (the option rows after "Options:", every spelling of a row: "--check, -check"), and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Writes the man pages at build time (docs/adr/install-layout.md): mpibench.1 from
 # `mpibench help`, mpibench-SUITE.1 from `mpibench help SUITE` for every suite, and
 # mpibench-plot.1 and mpibench-compare.1, all through help2man, so that a page holds exactly the

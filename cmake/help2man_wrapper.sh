@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # help2man runs a program with --help and --version; this one answers both from `mpibench help`
 # (no mpirun, no MPI_Init) for the page named in MB_PAGE, of the suite or tool MB_WHAT (empty:
 # `mpibench --help`'s text). The version line, "PAGE (mpibench) VERSION", is the one the suites'

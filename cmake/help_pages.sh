@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Lists what `mpibench help` shows, for the build-time generators of the man pages and the
 # bash completion (docs/adr/install-layout.md): one line per suite, "NAME<TAB>ORIGINAL<TAB>TITLE"
 # (ORIGINAL "-" for the main job), then one line per tool, "NAME<TAB>-<TAB>TITLE" (a tab is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # What `cmake --install` writes (docs/adr/install-layout.md): bin/mpibench only; the original
 # program names (IMB-MPI1, com, ...) as links in libexec/mpibench/classic, a directory to put
 # first on PATH when a script wants them, and in bin only when asked for; the man pages and the
@@ -102,7 +103,7 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/completion/mpibench
 add_custom_target(mb_completion ALL DEPENDS ${CMAKE_BINARY_DIR}/completion/mpibench)
 install(FILES ${CMAKE_BINARY_DIR}/completion/mpibench DESTINATION ${MB_COMPLETION_DIR})
 
-install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md LICENSE CHANGELOG.md CITATION.cff DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # `cmake --build BUILD --target uninstall` (with the same DESTDIR as the install, if any):

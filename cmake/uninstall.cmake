@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The uninstall target (cmake/install_layout.cmake): removes exactly the files and links listed
 # in install_manifest.txt, then each directory the installation created (recorded when
 # installing) once it is empty, deepest first; a directory that existed before stays.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds mpibench against one MPI library.
 #   MB_MPI=openmpi|mpich    which MPI (default openmpi; Debian installs both side by side)
 #   MB_BUILD_DIR=DIR        build directory (default build-$MB_MPI)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what building and testing mpibench needs on a Debian-like system when run as root
 # (apt-get), or prints exactly what to install otherwise. Both MPI libraries are installed:
 # the tests run against each (MB_MPI=openmpi|mpich picks one).

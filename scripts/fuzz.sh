@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzzes the command-line parsers with libFuzzer for a fixed time (MB_FUZZ_SECONDS, default
 # 60): tests/fuzz/fuzz_cli.c built with clang, AddressSanitizer + UndefinedBehaviorSanitizer
 # and MPICH, seeded with the rows of tests/cli/bad_input.tsv. Installs clang and its fuzzer

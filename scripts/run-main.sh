@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job: installs what is missing (as root), builds, and runs `mpibench run` on this
 # machine with MB_NP processes (default 4, more than the cores if need be). Extra arguments go
 # to `mpibench run` (e.g. --quick, --full, --output-dir DIR, --io-dir DIR).

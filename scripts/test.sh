@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The test command: installs what is missing (as root), builds, and runs every test with ctest.
 # Same variables as scripts/build.sh (MB_MPI, MB_BUILD_DIR, MB_WERROR, MB_SANITIZE).
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpibench: dispatch only (docs/architecture.md, property 10). The suite is chosen from argv[0]
  * (IMB-MPI1, b_eff, com, ...) or from the first argument of `mpibench <suite>`; the tools
  * that only read results (`mpibench plot`, `mpibench compare`) run without MPI. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What mpibench is made of: its suites and its tools (core/suite.h, struct mb_program). The
  * one list of suites, kept above core so that core knows no benchmark: a new suite adds its
  * row here (docs/adding-a-suite.md). The order is `mpibench --help`'s. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds the original programs that bench/side_by_side.py runs mpibench against, from their
 # public sources, OUTSIDE this repository: IMB 3.1 (IMB-MPI1, IMB-EXT, IMB-IO), Intel IMB
 # 2021.11 (IMB-MPI1, IMB-EXT, IMB-IO), b_eff 3.6, b_eff_io 2.1 and Presta 1.2 (com, laten,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff, the effective communication bandwidth benchmark (defined in the b_eff paper §2-3 and on
  * the b_eff web page; details as in the b_eff 3.6 source, b_eff.c): the types shared by its
  * modules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The aggregation of b_eff (b_eff paper §3):
  *   b_eff = logavg( logavg_rings(avg_L(max_mthd(max_rep b))), logavg_random(same) )
  * plus the informational paths (per method, per repetition, as the b_eff 3.6 source prints them)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The settings of b_eff: the struct behind its option rows (beff_options.c). */
 #ifndef MB_BEFF_CONFIG_H
 #define MB_BEFF_CONFIG_H

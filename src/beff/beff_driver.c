@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The b_eff measurement (b_eff paper §3 "Additional rules"; the b_eff 3.6 source's loop nest and
  * loop-length control): the loop nest, the barrier before every measurement, the clock, the
  * loop-length rules, and the reduction of every measurement to rank 0 as soon as it is taken. This

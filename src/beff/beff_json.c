@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff JSON records (schema docs/results.schema.json): one per pattern, one per
  * measurement (written and flushed as soon as it is taken), and one with the result. */
 #include "beff/beff_report.h"

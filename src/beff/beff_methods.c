@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The three transfer methods of b_eff (b_eff paper §3 "On communication methods"; details as in the
  * b_eff 3.6 source): what one iteration of a pattern does. No clock here (docs/architecture.md,
  * property 2): the driver times loops of these calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff's command line: the original's -f and -yrange (as in b_eff 3.6, with its quirk Q9
  * fixed: a proper parser) and mpibench's own options (docs/adr/beff-measurement.md). Only rank 0
  * runs this code. */

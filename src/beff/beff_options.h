@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff's command line (b_eff 3.6's flags and mpibench's own). */
 #ifndef MB_BEFF_OPTIONS_H
 #define MB_BEFF_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The communication patterns of b_eff (b_eff paper §3 "On communication patterns"; the b_eff
  * web page; their construction as in the b_eff 3.6 source). The pure parts (ring partitions, random
  * orders, Cartesian dims) are separate functions so that the unit tests can check the worked

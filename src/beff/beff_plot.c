@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The gnuplot data file (.plot) and script (.gps) of b_eff, as b_eff 3.6 writes them. All values
  * are per process, MByte/s = 1e6 Byte/s. b_eff 3.6's quirk Q3 (docs/adr/beff-output.md) fixed: the
  * "additional" columns are the real informational patterns (the ping-pong pair excepted), not fixed

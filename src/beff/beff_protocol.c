@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The sections of the .prot and .short protocol files (as in b_eff 3.6): LOOP, LOOPLNGS, VALUES,
  * ELAPSED, PATTERN and the five analysis paths. Bandwidths are printed in MByte/s = 1e6
  * Byte/s; per-process values are divided by the number of processes (b_eff 3.6's unit rules). */

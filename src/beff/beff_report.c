@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff text output shared by stdout and the protocol files (as in b_eff 3.6): the protocol files
  * themselves, the progress lines, the HEAD section, the b_eff summary with the columns of
  * the b_eff paper's Table 1, and the final line. */
@@ -61,7 +62,8 @@ void mb_beff_head(const struct mb_beff_report *r, const struct mb_out *o, int pr
     const struct mb_beff_patterns *set = r->set;
 
     mb_printf(o, "\nSECTION-HEAD-BEGIN\n\n");
-    mb_printf(o, "mpibench %s b_eff (methodology of b_eff 3.6), loop-length rules: %s\n\n",
+    mb_printf(o,
+              "mpibench %s b_eff, following the b_eff 3.6 methodology, loop-length rules: %s\n\n",
               MB_VERSION, mb_beff_profile_name[mb_beff_cfg(r->cfg)->profile]);
     mb_printf(o, "MEMORY_PER_PROCESSOR = %ld MBytes  [1M = 1024*1024]\n",
               mb_beff_cfg(r->cfg)->memory_mb);

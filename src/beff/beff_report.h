@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff output (the outputs of b_eff 3.6): the stdout summary, the protocol files and the JSON
  * records, all rendered from the same data (struct mb_beff_data and its analysis). Rank 0 only. */
 #ifndef MB_BEFF_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff methodology constants (docs/architecture.md, property 6): b_eff paper §3 ("Additional
  * rules") and the constants of the b_eff 3.6 source. Everything that decides what is measured and
  * how long lives here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The 21 message lengths of b_eff and the buffer size (b_eff paper §3; details as in b_eff 3.6). */
 #include "beff/beff.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The b_eff suite: buffers, patterns, measurement, analysis, output. */
 #include "beff/beff.h"
 #include "beff/beff_options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io, the effective I/O bandwidth benchmark (defined in the b_eff paper §4-5 and the
  * b_eff_io paper §2-4; details as in the b_eff_io 2.1 source, b_eff_io.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The settings of b_eff_io: the struct behind its option rows (beffio_options.c). */
 #ifndef MB_BEFFIO_CONFIG_H
 #define MB_BEFFIO_CONFIG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's measurement (control flow as in the b_eff_io 2.1 source): release 2.0's order -
  * every partition writes, then every partition rewrites (type 0 unless -rewrite), then every
  * partition reads (b_eff paper §5) - and the time-driven write loop. The only b_eff_io code that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The -i info file (as in b_eff_io 2.1): MPI-IO hints chosen per partition, access method, pattern
  * type and chunk size. Rank 0 reads and checks it during validation (every line must apply to
  * something: one message naming file and line, status 2); every rank then builds the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI_Info objects of b_eff_io's -i hints (beffio_hints.c; as in b_eff_io 2.1). All ranks.
  * MPI_INFO_NULL where no hint applies; free with mb_bio_info_free. */
 #ifndef MB_BEFFIO_HINTS_H

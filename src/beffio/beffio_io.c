@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's kernels: the five pattern types on MPI-IO, the stamps that make every chunk
  * checkable, and the files, all as in the b_eff_io 2.1 source. No clock here: beffio_driver.c
  * times.

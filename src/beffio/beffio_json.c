@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io JSON records (schema docs/results.schema.json): one beffio_pattern per
  * pattern as it ends, one beffio_type per type as its file closes, one beffio_result. Byte
  * counts are of all processes of the partition; bandwidths in MB/s = 1e6 bytes/s. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's command line: the original's flags (b_eff_io 2.1), mpibench's --force, and the
  * checks that keep a run from failing half-way - the partitions, the buffers, the scratch
  * directory, files of the run's names, and the space the run needs at least. Only rank 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's command line (b_eff_io 2.1's flags and mpibench's own). */
 #ifndef MB_BEFFIO_OPTIONS_H
 #define MB_BEFFIO_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's plots (b_eff_io paper Fig. 2; the diagrams of b_eff_io 2.1's beffio_eps tools): per
  * partition and access method, the bandwidth of each pattern type against the chunk
  * size on disk, on a logarithmic bandwidth axis and the pseudo-logarithmic chunk axis 1k, +8,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's text (as in b_eff_io 2.1): the protocol lines as each pattern ends (stdout and .prot),
  * the .sum summary, the final line. Line formats - fields, widths, blank lines - follow b_eff_io
  * 2.1's b_eff_io.c field by field so that its readers (grep, beffio_eps) keep working;
@@ -43,13 +44,15 @@ void mb_bio_print_header(const struct mb_bio_run *r, const struct mb_out *o)
 
     /* The header says which partition value is b_eff_io (docs/adr/program-beffio-headline.md). */
     if (b->weighted)
-        mb_printf(o,
-                  "b_eff_io (mpibench %s), rules of b_eff_io release 2.1 except the value: "
-                  "b_eff_io = 0.25 x write + 0.25 x rewrite + 0.5 x read per partition, valid "
-                  "from 15 min per partition (--definition weighted)\n\n",
-                  MB_VERSION);
+        mb_printf(
+            o,
+            "b_eff_io (mpibench %s), following the rules of b_eff_io release 2.1 except the value: "
+            "b_eff_io = 0.25 x write + 0.25 x rewrite + 0.5 x read per partition, valid "
+            "from 15 min per partition (--definition weighted)\n\n",
+            MB_VERSION);
     else
-        mb_printf(o, "b_eff_io (mpibench %s), rules of b_eff_io release 2.1\n\n", MB_VERSION);
+        mb_printf(o, "b_eff_io (mpibench %s), following the rules of b_eff_io release 2.1\n\n",
+                  MB_VERSION);
     mb_printf(o,
               "MEMORY_PER_PROCESSOR = %4ld MBytes  [1MBytes = 1024*1024 bytes, 1MB = 1e6 "
               "bytes]\n",

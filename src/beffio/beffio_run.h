@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's run-time state and measured data (shared by the driver, the kernels and the
  * printers). */
 #ifndef MB_BEFFIO_RUN_H

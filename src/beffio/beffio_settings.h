@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's constants (the b_eff_io 2.1 source; b_eff paper §4-5). */
 #ifndef MB_BEFFIO_SETTINGS_H
 #define MB_BEFFIO_SETTINGS_H

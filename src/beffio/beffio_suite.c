@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The b_eff_io suite: buffers, partitions, protocol files, measurement, values.
  *
  * Protocol files are written complete or not at all: rank 0 writes PREFIX.prot as the run

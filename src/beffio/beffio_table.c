@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pattern table and the rules derived from it (b_eff paper §4, Table 2; the b_eff_io 2.1
  * source's sizes, time budget, segments and default partitions). */
 #include "beffio/beffio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The values b_eff_io reports (b_eff paper §4; b_eff_io 2.1's aggregation). Bandwidths in
  * bytes/s. */
 #include "beffio/beffio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Message buffers: page-aligned allocation and deterministic fill/check patterns (IMB guide
  * 5.2.5, 7.2), shared by every suite. */
 #ifndef MB_BUFFERS_H

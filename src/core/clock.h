@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The timer's description: MPI_Wtick's resolution, and whether MPI_Wtime is global. The clock
  * itself is read in core/timing.h alone (docs/adr/one-timing-module.md). */
 #ifndef MB_CLOCK_H

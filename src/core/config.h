@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one configuration struct of a run (docs/architecture.md, property 4).
  *
  * Rank 0 fills it from the command line and input files (defaults in mb_config_defaults and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One error vocabulary for every suite (docs/architecture.md, property 8; the exit statuses
  * are listed in README.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Idle processes under the --timeout watchdog: the heartbeat (core/idle.h). */
 #include "core/idle.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Idle processes under the --timeout watchdog (core/watchdog.h).
  *
  * While some processes measure, others wait: IMB's idle processes of a block (IMB 3.1 guide

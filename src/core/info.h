@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_Info entries the user gives - IMB-EXT's and IMB-IO's --info KEY=VALUE, b_eff_io's -i
  * hint file and the hint files of core/scratch.h - are checked here, on rank 0 while the
  * command line is read, so that an entry the MPI library would refuse is a usage error

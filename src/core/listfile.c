@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "core/listfile.h"
 #include "core/userfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading the one-entry-per-line files of the originals (IMB -msglen and -input, Presta -f):
  * blank lines and '#' comments are skipped, every other line is one entry. Errors name the
  * file and line (a project rule, docs/adr/user-files.md). Only rank 0 calls these. */

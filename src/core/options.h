@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One option table drives parsing, --help and the "effective settings" block
  * (docs/architecture.md, property 5). Each suite contributes its own rows (IMB's -npmin style,
  * Presta's single letters) and the common rows (--json, --check, ...) are added to every suite.

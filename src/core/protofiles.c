@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "core/protofiles.h"
 #include "core/sink.h"
 #include "core/userfile.h"

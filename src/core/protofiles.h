@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* End-of-run files (the protocol files of b_eff and b_eff_io): created when the run starts,
  * under temporary names PREFIX.EXT.tmp<pid> registered as MB_SCRATCH_TEMPORARY (removed on
  * every abnormal exit, -keep or not), and renamed to PREFIX.EXT when the run ends. An

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "core/provenance.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Provenance (docs/architecture.md, property 9): what ran, where, with what. Gathered once
  * per run, collectively; the text and JSON headers print the same struct. */
 #ifndef MB_PROVENANCE_H

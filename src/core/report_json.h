@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* JSON Lines output (docs/output.md): one object per line, written by rank 0 and flushed at once so
  * that a killed run keeps every row it produced. Schema: docs/results.schema.json. */
 #ifndef MB_REPORT_JSON_H

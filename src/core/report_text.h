@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text output of every suite: stdout (unless --quiet) and the --output-dir copy. */
 #ifndef MB_REPORT_TEXT_H
 #define MB_REPORT_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
  * the outcome, output files, then the suite (docs/architecture.md, properties 8 and 10). */
 #include "core/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The scratch layer's file side (core/scratch.h): exclusive creation, the cleanup registry,
  * the janitor process and the signal handlers that run the cleanup. Names are in
  * scratch_names.c, the MPI-IO side in scratch_io.c. */

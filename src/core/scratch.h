@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scratch files of the I/O suites (IMB-IO: IMB 3.1 guide 5.2.3.2; b_eff_io: the b_eff_io 2.1
  * source's scratch files; the rules: docs/adr/scratch-files.md): names in a directory, creation
  * that never takes over a file this run did not create, and a cleanup registry that removes exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The scratch layer's MPI-IO side (core/scratch.h): opening with errors returned, I/O error
  * messages in plain words, hint files, and the file system a directory is on. */
 #include "core/scratch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scratch file names (core/scratch.h): a directory and a printf-formatted name joined into a
  * path that must fit, never truncated; the scratch-directory check of the I/O suites' options;
  * IMB-IO's naming scheme. */

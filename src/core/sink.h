@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Result streams whose failed writes are run-time errors naming the file: a full disk,
  * stdout on /dev/full or closed once ended a run with status 0 and cut or empty files
  * (docs/adr/user-files.md). Rank 0 only. */

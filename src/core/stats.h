@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reductions over a list of per-rank (or per-sample) values: min, max, mean, median, stddev. */
 #ifndef MB_STATS_H
 #define MB_STATS_H

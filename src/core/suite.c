@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The suite table, the options every suite accepts, and the settings and JSON header/summary
  * records every suite prints. */
 #include "core/suite.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Suites and the library entry point (docs/architecture.md, property 10).
  *
  * A suite is one row of the table in suite.c: its names (subcommand and original program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI initialisation a run asks for (thread_level.h). */
 #include "core/thread_level.h"
 

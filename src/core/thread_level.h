@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* How MPI is initialised: plain MPI_Init or MPI_Init_thread with a level, chosen per suite
  * before MPI_Init from the command line (docs/adr/imb-thread-level.md).
  *

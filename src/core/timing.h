@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The timing module: the one place that reads the clock (MPI_Wtime), and the one place where
  * per-sample statistics and clock synchronisation belong (docs/adr/one-timing-module.md).
  *

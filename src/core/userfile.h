@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Files the user names: inputs (-msglen, -input, Presta -f and --sizes, -i hint files) and
  * outputs (--json, the files of --output-dir, protocol files). Only regular files are read
  * or written: opening a FIFO blocks until a peer opens its other end - on rank 0, before the

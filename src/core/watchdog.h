@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Hang watchdog (--timeout SEC, docs/adr/watchdog-timeout.md). Before each measurement
  * the driver arms it with a label naming suite, benchmark, process count and message size; if the
  * measurement is not disarmed in time the job ends with that message and exit status 1.

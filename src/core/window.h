@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-sided windows for IMB-EXT and Presta rma: creation with errors returned and one clear
  * message (with the MPI library setting that helps) when the library cannot create a window,
  * the info from --info, and the workaround that lets disjoint groups create windows at once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One IMB benchmark = one row of its family's const table (imb_table.c for IMB-MPI1,
  * imb_ext_table.c for IMB-EXT) + one kernel (docs/architecture.md, property 1). The driver
  * (imb_driver.c) owns warm-up, barriers, the clock, repetition counts and the aggregate /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective kernels (IMB guide 3.3.4) and their checks. Rooted operations use
  * root = i % Q in iteration i. The send buffer of rank p holds mb_pattern(p, index) with the
  * index running over the whole buffer (block d of an Alltoall send buffer starts at d*X). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The settings of the IMB family (IMB-MPI1, IMB-EXT, IMB-IO): the struct behind the suites'
  * option rows (imb_options.c), owned by the IMB code, not by core. */
 #ifndef MB_IMB_CONFIG_H

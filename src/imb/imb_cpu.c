@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "imb/imb_cpu.h"
 
 #include "core/error.h"

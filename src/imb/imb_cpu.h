@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CPU_Exploit (IMB guide 4.2.5.1): the CPU work that runs while non-blocking I/O is in
  * flight - a fully vectorisable product of a 100 x 100 float matrix with a vector, repeated.
  * The driver calibrates it (imb_driver.c, the only IMB code that reads the clock): the

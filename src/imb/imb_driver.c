@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB driver of every family (IMB guide 5.2.6-5.2.8, 6): for one block of the plan it
  * builds the groups, allocates the buffers within the -mem cap, runs the row's setup (a
  * window), warms up, and for each message length synchronises, times n_sample calls of the

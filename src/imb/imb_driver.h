@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB measurement driver (IMB guide 5.2.6-5.2.8): it alone times, through core/timing.h. */
 #ifndef MB_IMB_DRIVER_H
 #define MB_IMB_DRIVER_H

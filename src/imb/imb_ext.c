@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-EXT kernels (IMB guide 4.2.3) and their checks, plus their windows. Where
  * transfer i goes is the block's layout (imb_plan.c, docs/adr/program-ext-displacement.md):
  * by default IMB 3.1's - displacement 0 of the window and origin for every transfer, or the

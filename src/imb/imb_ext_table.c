@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB-EXT benchmarks (IMB guide 4.2.3), in the order of the guide's sample 6.4, which is
  * also the order of a default run. Buffer demand per process is one X-byte buffer on each side
  * (the origin and the window), 2X as IMB 3.1's program allocates it; with -win_disp sections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "imb/imb_groups.h"
 
 #include "core/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Active process sets (IMB guide 5.1.1, 5.1.2.2, 5.1.2.3, 5.1.2.10, 5.2.2).
  *
  * All ranks are first put in an order (the identity, or the -map PxQ renumbering). A block of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #ifndef MB_IMB_HEADER_H
 #define MB_IMB_HEADER_H
 

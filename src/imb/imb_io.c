@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-IO kernels (IMB guide 4.2.4-4.2.5) and the per-block file (5.2.3.2, 5.2.3.4).
  *
  * One transfer of X bytes is shared by the group: each process moves its portion (X split

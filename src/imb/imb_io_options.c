@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-IO's settings check (rank 0, before anything runs; docs/adr/scratch-files.md):
  * the scratch directory must exist and be writable, the file name must be a plain name, and
  * unless --force no file of a name this run would create may exist in the directory - the run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB-IO benchmarks (IMB guide 4.2.4-4.2.5, Table 1), in the order of a default run of the
  * original IMB-IO (writes, then reads, then Open_Close), spelled as it prints them
  * ("S_Write_Indv"; names are matched case-insensitively, so the guide's "S_Write_indv" works).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "imb/imb_offcache.h"
 
 #include <stdio.h>

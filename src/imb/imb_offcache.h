@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB's off-cache mode (guide 5.1.2.4, -off_cache): the rotation of message buffers and the
  * detection of the last-level cache. */
 #ifndef MB_IMB_OFFCACHE_H

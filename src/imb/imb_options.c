@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-MPI1's command line (IMB guide 5.1.2): the option rows, their parsers, the benchmark
  * names and the validation that resolves defaults. Only rank 0 runs this code. */
 #include "imb/imb_options.h"

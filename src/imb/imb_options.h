@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB families' command line (IMB guide 5.1.2). */
 #ifndef MB_IMB_OPTIONS_H
 #define MB_IMB_OPTIONS_H

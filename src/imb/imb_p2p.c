@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Single and parallel transfer kernels (IMB guide 3.3.2, 3.3.3) and their checks. */
 #include "core/error.h"
 #include "imb/imb_bench.h"

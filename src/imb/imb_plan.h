@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The run plan is data (docs/architecture.md, property 7): the list of (benchmark, process count)
  * blocks and, per block, the message lengths, repetition counts and buffer demand. The pure
  * functions here are the IMB rules; the unit tests check them against the guide. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The printers of IMB result records (docs/architecture.md, property 3): the IMB-style text tables
  * (IMB guide 6; layout per class as in IMB's IMB_output.c: 13-character columns) and the JSON Lines
  * record of a row. Both render the same struct mb_result, so they cannot disagree. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Printers of IMB result records: the text tables and the JSON record (imb_report.c). */
 #ifndef MB_IMB_REPORT_H
 #define MB_IMB_REPORT_H

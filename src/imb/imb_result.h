@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Results are data (docs/architecture.md, property 3): a measurement produces these records and the
  * printers (IMB-style text, JSON Lines) only format them, so text and JSON cannot disagree. */
 #ifndef MB_IMB_RESULT_H

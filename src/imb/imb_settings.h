@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-MPI1 and IMB-EXT methodology constants: the standard-mode values of the guide's
  * settings.h (IMB guide 5.2.1, Table 19). The -iter/-time/-mem flags override some at run time;
  * these defaults never change. */

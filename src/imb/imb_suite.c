@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB suites (IMB 3.1 guide ch. 3-5): IMB-MPI1, IMB-EXT and IMB-IO are three tables over
  * one driver. */
 #include "core/error.h"
@@ -87,7 +88,7 @@ static void imb_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
 const struct mb_suite mb_suite_imb_mpi1 = {
     .name = "imb-mpi1",
     .legacy = "IMB-MPI1",
-    .title = "IMB-MPI1: Intel MPI Benchmarks 3.1 MPI-1 part",
+    .title = "IMB-MPI1: MPI-1 part, following the IMB 3.1 methodology",
     .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_mpi1_settings,
     .positional = mb_imb_positional,
@@ -102,7 +103,7 @@ const struct mb_suite mb_suite_imb_mpi1 = {
 const struct mb_suite mb_suite_imb_ext = {
     .name = "imb-ext",
     .legacy = "IMB-EXT",
-    .title = "IMB-EXT: Intel MPI Benchmarks 3.1 one-sided communication (MPI-2 part)",
+    .title = "IMB-EXT: one-sided communication (MPI-2 part), following the IMB 3.1 methodology",
     .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_ext_settings,
     .positional = mb_imb_positional,
@@ -117,7 +118,7 @@ const struct mb_suite mb_suite_imb_ext = {
 const struct mb_suite mb_suite_imb_io = {
     .name = "imb-io",
     .legacy = "IMB-IO",
-    .title = "IMB-IO: Intel MPI Benchmarks 3.1 MPI-IO part",
+    .title = "IMB-IO: MPI-IO part, following the IMB 3.1 methodology",
     .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
     .settings = &mb_imb_io_settings,
     .positional = mb_imb_positional,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IMB-MPI1 benchmarks (IMB guide 3.2-3.3), in the order of the IMB 3.1 program's list
  * (IMB_bnames_mpi1.h), which is the order of a default run; -order guide runs the guide's list 3.2
  * instead (docs/adr/program-mpi1-order.md). Adding a benchmark is adding a row here and its

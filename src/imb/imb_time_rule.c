@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The repetition policy under -time (imb_time_rule.h). IMB 3.1 IMB_mem_manager.c
  * (IMB_init_buffers_iter, lines 752-835 of the 3.1 sources): one run of 1 repetition, a
  * preparatory run of about 1 s (at most 1000 repetitions), then n = min(the -iter rule, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The repetition policy under -time (IMB 3.1 guide 5.1.2.6; IMB 3.1 IMB_mem_manager.c,
  * IMB_init_buffers_iter): pure functions, so that the rule is written once and unit-tested.
  * The IMB driver measures the times these functions ask for; nothing here reads the clock. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "job/job_plan.h"
 
 /* Default: a few minutes on a small machine (<= 3 minutes on 4 processes of 2 cores);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The main job's phases (docs/main-job.md): which suites run, in which order, with
  * which arguments in each mode. One table row per phase; the job runs each through the
  * library entry point, as if started under the suite's original name. */

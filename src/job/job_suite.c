@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The main job, `mpibench run` (docs/main-job.md): a characterisation of the machine it is started
  * on in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, b_eff,
  * b_eff_io and IMB-IO's S_ benchmarks, one after the other in the same MPI job - written to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Presta 1.2 (its README and sources): what com, laten and rma share at run time - the pairing
  * job, the butterfly barrier, active communicators, the -i pairs block, the Test Parameters
  * block, the footer - and the result rows that the text and JSON printers render. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* allred: MPI_Allreduce of 4 doubles between compute phases (Presta 1.2 README, allred.c). */
 #include "presta/presta.h"
 #include "presta/presta_options.h"

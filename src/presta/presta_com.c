@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* com: unidirectional and bidirectional pair bandwidth (Presta 1.2 README, com.c). One table row
  * per direction, one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What com, laten and rma share at run time (Presta 1.2's util.c, and the Test Parameters block
  * of com.c and laten.c). */
 #include "presta/presta.h"
@@ -5,6 +6,7 @@
 #include "core/error.h"
 #include "core/report_json.h"
 #include "core/timing.h"
+#include "mb_version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,9 +99,9 @@ void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     mb_printf(&ctx->out,
               "#------------------------------------------------------------\n"
-              "# mpibench %s: Presta 1.2 %s\n"
+              "# mpibench %s: %s, following the Presta 1.2 %s methodology\n"
               "#------------------------------------------------------------\n",
-              ctx->suite->name, ctx->suite->legacy);
+              MB_VERSION, ctx->suite->name, ctx->suite->legacy);
     mb_provenance_text(ctx->prov, &ctx->out);
     mb_settings_text(ctx->suite, cfg, &ctx->out);
     mb_flush(&ctx->out);

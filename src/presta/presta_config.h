@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The settings of Presta's five programs: the struct behind their option rows
  * (presta_options.c). */
 #ifndef MB_PRESTA_CONFIG_H

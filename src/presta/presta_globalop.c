@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* globalop: loops of N = 4096 collective operations with and without the crunch kernel
  * (Presta 1.2 README, globalop.c). One table row per section, one body kernel; the driver reads
  * the clock. Unlike the original, every reduced or broadcast value is checked against what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* laten: 0-byte ping-pong latency of the slowest pair (Presta 1.2 README, laten.c). */
 #include "presta/presta.h"
 #include "presta/presta_options.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Presta's command lines (as the Presta 1.2 sources parse them) and the resolved lists, with
  * every input that hangs or crashes the original (quirks Q1-Q8, Q10, Q13, Q22 of
  * docs/adr/presta-command-line.md) refused with one clear message. Only rank 0 runs this code; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Presta's command lines (as the Presta 1.2 sources parse them) and their validation, with the
  * original's quirks (docs/adr/presta-command-line.md) turned into clear errors. Only rank 0 runs
  * this code. */

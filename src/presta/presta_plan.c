@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Process sets, partners, pairs, sizes and the barrier schedule of Presta 1.2
  * (the Presta 1.2 sources). Validation (presta_options.c) guarantees even W and layouts where
  * these rules give a perfect matching, so nothing here can produce a rank >= W. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Presta 1.2's shared machinery as pure functions (as in its sources, mostly util.c): the list of
  * active-process counts, the partner rule, the pair enumeration and the butterfly barrier's
  * schedule. No MPI here, so that the unit tests can check them against the worked examples. */

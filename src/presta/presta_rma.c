@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rma: MPI-2 one-sided Put/Get bandwidth with fences (Presta 1.2 README, rma.c). One table row per
  * test, one kernel; mb_presta_samples reads the clock. */
 #include "presta/presta.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpibench compare BASE NEW: the same measurements of two runs side by side, as ratios,
  * worst first; a change beyond the threshold and beyond the runs' own spread is a
  * regression (exit status 1) - the check a centre runs after a system update. */

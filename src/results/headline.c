@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/headline.h"
 
 #include "results/record_types.h"

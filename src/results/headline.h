@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The headline numbers of a set of results (the main job's summary.txt, index.html and
  * job_result record, mpibench plot's index.html): b_eff, b_eff_io, PingPong latency and
  * bandwidth, Allreduce 8-byte latency - each described by the row of the record type it comes

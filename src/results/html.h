@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* index.html: the headline numbers, where the results come from, and the SVG plots - one
  * static page (no scripts, nothing from the network) that any browser opens from disk. */
 #ifndef MB_HTML_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Plots of a set of results (gnuplot, PNG and SVG): PingPong/Unidir latency and bandwidth vs
  * message size, collectives' time vs size, b_eff's bandwidth vs size per pattern, and
  * b_eff_io's bandwidth vs chunk size per pattern type and access method (b_eff_io paper,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/plot_dir.h"
 
 #include "core/userfile.h"

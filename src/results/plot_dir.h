@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The output directory of `mpibench plot -o DIR` (docs/adr/plot-output-directory.md): plot
  * writes into a directory of its own, which it creates, so that no file of the user's is
  * ever overwritten; an existing DIR is refused before any work unless --force, with which

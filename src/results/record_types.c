@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/record_types.h"
 
 #include "results/records.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One description per JSON record type (docs/results.schema.json): which fields name a
  * measurement, which are its figures (unit, which direction is better), how it is plotted and
  * whether it gives a headline number. compare, plot, the headlines and the HTML page read these

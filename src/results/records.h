@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* JSON Lines result files read back (mpibench plot, mpibench compare, the main job's
  * summary): every line one JSON object, parsed with jansson. No MPI here: these tools run
  * without mpirun. */

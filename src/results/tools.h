@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The commands that read results instead of measuring: `mpibench plot` and `mpibench
  * compare`, and `mpibench help` (a suite's --help text). They run without mpirun and without
  * MPI_Init (main.c dispatches them first). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The in-process driver of the bad-input batch (tests/cli/run_cli_batch.py, which prepares the
  * cases and checks what this driver records; docs/adr/fast-cli-tests.md).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run many cases of the bad-input table in one MPI job and write one verdict file per case.
 
 Why: one mpiexec per case cost about a second of wall and CPU time each on a 2-core machine,

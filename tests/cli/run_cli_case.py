@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run one case of a bad-input table (bad_input.tsv) and check the error path.
 
 A case passes when the program, started under mpiexec with --np processes in an empty

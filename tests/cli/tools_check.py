@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check `mpibench plot` and `mpibench compare` on hostile or careless input.
 
 The tools run without mpirun. Each case runs in an empty directory and asserts the exit

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Make one kind of result write fail and check that the run says so (issue: silent write
 failures ended with status 0 and cut or empty files).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: one command line, and one list file it may name, through the parsing and
  * validation rank 0 does before anything runs (core/options.c, the suites' option rows and
  * validate hooks, core/listfile.c, number parsing, Presta's letters, IMB's -map, -msglen,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A seeded random-input driver for fuzz_cli.c where libFuzzer is not available (gcc): the
  * seeds are the rows of tests/cli/bad_input.tsv (program, arguments, first file's content),
  * each mutated many times - bytes flipped, inserted or removed, arguments swapped with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The generated bash completion, sourced into a bash as bash-completion would: `mpibench
 imb-mpi1 -npm<TAB>` gives -npmin, the first word completes the suites and tools, `mpibench help
 imb-<TAB>` the IMB suites, an original name (IMB-EXT) its suite's options, and for every suite

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # A distribution's staged install (Debian's debian/tmp, Spack's stage): prefix /usr, DESTDIR a
 # scratch directory. The staged tree must pass the same checks as a plain install, every
 # manifest entry must lie under DESTDIR, nothing may appear under the real /usr, and uninstall

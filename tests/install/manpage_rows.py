@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Every option row that `mpibench SUITE --help` prints under mpiexec (and each tool's --help)
 must stand in that suite's generated man page, the option words followed by the whole
 description, and every original name's ".so" page must lead to an existing page

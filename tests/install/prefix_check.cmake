@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake --install into a scratch prefix, then: bin holds mpibench alone; the original names are
 # links in libexec/mpibench/classic that reach bin/mpibench; install_manifest.txt lists every
 # file and link of the tree, nothing more; the classic IMB-MPI1 runs a short PingPong under

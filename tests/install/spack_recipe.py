@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The Spack recipe (packaging/spack/packages/mpibench/package.py) without Spack: it parses as
 Python, every CMake variable it sets is one the build defines (an option() or the help2man
 cache entry), every variant it maps exists, and it depends on MPI and jansson as the build

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The checks shared by the install tests (prefix_check.cmake, destdir_check.cmake) on the tree
 # installed under ROOT (the prefix, or DESTDIR + prefix; install_manifest.txt leaves DESTDIR
 # out, and every entry with DESTDIR put back must lie under ROOT): bin holds mpibench alone, the original names are links in libexec/mpibench/classic that

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run b_eff under mpiexec and check its stdout, protocol files and JSON records.
 
 The expectations are re-derived here from the b_eff paper §3 and the b_eff 3.6 source,

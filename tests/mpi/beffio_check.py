@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run b_eff_io under mpiexec and check its JSON records, stdout, protocol files and scratch files.
 
 Everything is re-derived here from the b_eff paper (§4-5, Table 2) and the b_eff_io 2.1 source,
@@ -709,9 +710,10 @@ def check_header_text(text, name, m, st):
     for w in want:
         check(w in text.split("\n"), f"{name}: header lacks {w!r}")
     # The first line says whose value b_eff_io is.
-    rules = (r"rules of b_eff_io release 2\.1 except the value: b_eff_io = 0\.25 x write \+ "
-             r"0\.25 x rewrite \+ 0\.5 x read per partition, valid from 15 min per partition "
-             r"\(--definition weighted\)" if st.weighted else r"rules of b_eff_io release 2\.1")
+    rules = (r"following the rules of b_eff_io release 2\.1 except the value: b_eff_io = "
+             r"0\.25 x write \+ 0\.25 x rewrite \+ 0\.5 x read per partition, valid from 15 min "
+             r"per partition \(--definition weighted\)" if st.weighted
+             else r"following the rules of b_eff_io release 2\.1")
     check(re.search(r"^b_eff_io \(mpibench [^)]*\), " + rules + "$", text, re.M),
           f"{name}: header line 'b_eff_io (mpibench ...), {rules}' missing")
     check(re.search(r"^Date of measurement: .*\n\n\n\n-----\+", text, re.M),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run IMB-EXT under mpiexec and check its text and JSON output.
 
 IMB-EXT's rules, re-derived from the IMB 3.1 guide independently of the C code, on top of

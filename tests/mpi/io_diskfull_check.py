@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run IMB-IO on a small file system: the refusal to start, and a disk that fills during the run.
 
 Mounts a tmpfs (needs root and mount rights; otherwise the test is skipped with status 77) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Interrupt an I/O run (IMB-IO, b_eff_io) while its scratch files exist; check they are gone.
 
 Starts the program under mpiexec in a new temporary directory that already holds a file of

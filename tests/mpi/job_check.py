@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check the main job, `mpibench run`, and the tools that read its results.
 
 Runs `mpiexec -np N mpibench run ARGS` in a new temporary directory and checks: a progress

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The main job with --io-dir on a small file system: an I/O phase fails, the job goes on.
 
 Mounts a tmpfs (needs root and mount rights; otherwise the test is skipped with status 77) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """mbcheck: the frame shared by the MPI output checkers in tests/mpi/ (imb_check.py, ...).
 
 A checker runs one program under mpiexec in a new temporary directory and checks what it did.

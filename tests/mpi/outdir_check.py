@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run a program with --output-dir DIR (a directory that does not exist yet) and check that
 the run succeeds, creates DIR with every --creates file non-empty, that DIR/<name>.txt equals
 stdout, that the JSON file holds whole records from a header to a summary, and that nothing

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run a Presta program (com, laten, rma, allred, globalop) under mpiexec and check its output.
 
 The expected output is re-derived here from the Presta 1.2 sources and README, independently

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The library entry point (docs/architecture.md, property 10): mpibench_run() can be called several
  * times in one MPI job - it keeps no state between calls - and returns the same status on
  * every rank. Run under mpiexec with 2 or more processes. */

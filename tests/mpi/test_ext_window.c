@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB-EXT's Window kernel puts its one byte to the calling process itself, at displacement 0,
  * as IMB 3.1's IMB_window.c does (docs/adr/program-window-target.md): after one sample every
  * process's window holds its own first send byte, not a neighbour's. Run under mpiexec with 2

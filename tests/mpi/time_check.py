@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Run IMB-MPI1 or IMB-EXT with -time on a loaded node and check that the repetitions hold.
 
 CPU hogs (--hogs of them, each ending by itself after --hog-seconds and killed when the check

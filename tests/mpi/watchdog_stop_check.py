@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Stop a rank (SIGSTOP) in the middle of a run with --timeout; the job must still end.
 
 Starts the program under mpiexec in a new temporary directory, waits for the first

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The multi-host tier: mpibench's host-aware parts on several real (namespaced) hosts.
 
 Sets up N hosts (default 3) on this machine with Linux network namespaces (netns_hosts.py:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """netns_hosts: several MPI "hosts" on one Linux machine, made of network namespaces.
 
 Each host is a network namespace with its own address on a private bridge, its own hostname

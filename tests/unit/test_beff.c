@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff's pure logic as the b_eff 3.6 source computes it: sizes, ring partitions and labels
  * (with worked examples), random and worst orders, Cartesian process counts, pong removal, the
  * loop-length rules (the b_eff paper §3 and b_eff 3.6's) and the aggregation (b_eff paper §3) on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* b_eff_io's pure logic as in the b_eff_io 2.1 source: the pattern table (b_eff paper Table 2),
  * L_max, the time units, the default partitions, the segments of types 3/4 (a worked example) and
  * the values (b_eff paper §4 and 2.1's formula, with illustrative .sum numbers). */

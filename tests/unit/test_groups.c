@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Active process sets: Q lists (guide 5.1.1, 5.1.2.2), Multi groups (5.1.2.3), -map (5.1.2.10). */
 #include "imb/imb_groups.h"
 #include "unit.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The writers: JSON (escaping, numbers, nulls; one record per line) and the text printer
  * (control characters shown as \xNN; long lines whole). */
 #include "core/report_json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command-line parsing: strict numbers, the IMB option table (guide 5.1.2), benchmark names,
  * -msglen and -input files with file:line errors, and validation. */
 #include "beff/beff.h"

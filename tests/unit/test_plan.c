@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IMB rules as data: repetitions (guide 5.2.8), lengths (5.2.4), buffer demand against
  * Table 20 (7.1), off-cache rotation (5.1.2.4), -time and -mem. */
 #include "core/buffers.h"

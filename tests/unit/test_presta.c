@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Presta's shared machinery as pure functions (presta_plan.h) against the Presta 1.2 sources and
  * README: process-count lists, the partner rule, the pair enumeration and the active
  * communicator's order (worked examples, the README's among them), layout validation (quirks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The results tools' table of record types (src/results/record_types.c) against the schema
  * of the records (docs/results.schema.json, the first argument): every record type has one
  * row and every row one type; every field a row reads is a property of its type (a misspelt

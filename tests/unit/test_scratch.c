@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The scratch-file layer (core/scratch.h): names and their length limit, refusing what the run
  * did not create, removal by identity, keep mode, the registry's capacity, the cleanup on
  * SIGTERM, SIGINT, mb_die and the --timeout watchdog (in forked children, before MPI_Init),

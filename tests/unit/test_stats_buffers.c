@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Statistics over ranks, and the fill/check patterns used by --check. */
 #include "core/buffers.h"
 #include "core/stats.h"

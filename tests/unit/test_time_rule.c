@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The repetition policy under -time (imb_time_rule.h): IMB 3.1's rule from IMB_mem_manager.c
  * and the guide's reading of 5.1.2.6, on made-up times. */
 #include "imb/imb_time_rule.h"

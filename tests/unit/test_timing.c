@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The timing module (core/timing.h): the synchronisation runs before the clock starts and as
  * often as asked, stop returns the total over the repetitions and keeps the total, splits and
  * stopwatches count from their start, and a clock probe gets the clock. One process (singleton

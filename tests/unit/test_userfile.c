@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Files the user names (core/userfile.h): one file never serves two purposes, whatever the
  * spelling (./x, d/../x, a hard link, a symbolic link); existing outputs are not emptied
  * before mb_userfile_truncate; only files the run created are removed, and only while they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal assertion helper for the pure-logic unit tests (no MPI_Init needed). */
 #ifndef MB_UNIT_H
 #define MB_UNIT_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Spack recipe for mpibench (docs/adr/install-layout.md). Until the project has a public home
 # with release tarballs, build a checkout: `spack repo add packaging/spack`, then in an
 # environment `spack develop --path $PWD mpibench@=main && spack add mpibench@=main &&
