@@ -264,7 +264,7 @@ static long time_reps(struct block_run *r, long n_rule, const long long *lens, l
         const long m = n / (long)nb + ((long)b < n % (long)nb);
         per_rep[b] = timed_loop(r, m, b == 0 ? MB_IMB_N_BARR : 0);
     }
-    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, c->time_limit,
+    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, mb_imb_time_limit(c),
                          mb_stats_of(per_rep, nb).min, lens, counts, k);
     MB_MPI(MPI_Bcast(&n, 1, MPI_LONG, 0, r->g.active));
     counts[k] = n;
@@ -407,7 +407,7 @@ static void measure(struct block_run *r, const long long *lens, long *counts, si
     long long defects = -1;
     double t, t_ovrl = 0;
 
-    if (c->time_limit > 0) {
+    if (mb_imb_time_limit(c) > 0) {
         n = time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }

@@ -51,9 +51,22 @@ enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c)
     return c->alloc ? (enum mb_buf_source)c->alloc : mb_imb_family(c)->buffers;
 }
 
+double mb_imb_time_limit(const struct mb_imb_config *c)
+{
+    if (c->iter_policy == MB_IMB_ITER_OFF)
+        return 0;
+    if (c->time_limit > 0)
+        return c->time_limit;
+    return c->iter_policy == MB_IMB_ITER_DYNAMIC ? MB_IMB_DYNAMIC_SECS : 0;
+}
+
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
                     const struct mb_imb_config *c)
 {
+    /* -iter_policy off (Intel IMB 4.0, IMB_mem_manager.c): msgspersample at every length and
+     * in either mode, without the OVERALL_VOL cut. */
+    if (c->iter_policy == MB_IMB_ITER_OFF)
+        return mb_imb_msgspersample(c);
     const int nonaggr = mode == MB_IMB_NON_AGGREGATE || b->nonaggr_reps;
     return mb_imb_reps(x, nonaggr ? mb_imb_msgs_nonaggr(c) : mb_imb_msgspersample(c),
                        mb_imb_overall_vol(c));
@@ -68,7 +81,11 @@ long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb
 
 size_t mb_imb_max_lengths(const struct mb_imb_config *c)
 {
-    return c->lengths ? c->n_lengths : (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
+    if (c->lengths)
+        return c->n_lengths;
+    if (c->msglog_given)
+        return (size_t)(c->msglog_max - c->msglog_min + 2);
+    return (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
 }
 
 long long mb_imb_length_unit(const struct mb_imb_bench *b, const struct mb_imb_config *c)
@@ -98,9 +115,12 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
         return n;
     }
     /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the unit (reductions
-     * and all of IMB-EXT: 0, 4, 8, ...; guide Table 19, samples 6.1 and 6.4). */
-    out[n++] = 0;
-    for (int i = MB_IMB_MINMSGLOG; i <= mb_imb_family(c)->maxmsglog; i++)
+     * and all of IMB-EXT: 0, 4, 8, ...; guide Table 19, samples 6.1 and 6.4); -msglog
+     * min:max (Intel IMB 2021) moves the bounds; -zero_size off drops the 0. */
+    if (!c->no_zero_size)
+        out[n++] = 0;
+    for (int i = c->msglog_given ? c->msglog_min : MB_IMB_MINMSGLOG;
+         i <= (c->msglog_given ? c->msglog_max : mb_imb_family(c)->maxmsglog); i++)
         if ((1LL << i) >= unit)
             out[n++] = 1LL << i;
     return n;

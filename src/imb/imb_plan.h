@@ -52,6 +52,10 @@ enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c);
 
 /* Repetitions of benchmark b at length x in a mode (guide 5.2.8): MSGS_NONAGGR replaces
  * MSGSPERSAMPLE in non-aggregate mode and for Window. */
+/* The -time limit in force: -time's, or 10 s under -iter_policy dynamic; 0 = none (also
+ * under -iter_policy off, which Intel IMB runs without a time cut). */
+double mb_imb_time_limit(const struct mb_imb_config *c);
+
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
                     const struct mb_imb_config *c);
 
