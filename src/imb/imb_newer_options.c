@@ -99,6 +99,8 @@ static int parse_msgsize(struct mb_config *cfg, const char *value, struct mb_err
 {
     struct mb_imb_config *c = settings(cfg);
     char *copy = mb_xstrdup(value), *tok = copy;
+    /* The entry's reason is recorded here first and then named with the option and value. */
+    struct mb_error entry = {.kind = MB_ERR_NONE};
     int rc = 0;
 
     free(c->lengths);
@@ -108,17 +110,14 @@ static int parse_msgsize(struct mb_config *cfg, const char *value, struct mb_err
         char *comma = strchr(tok, ',');
         if (comma)
             *comma = '\0';
-        rc = mb_imb_length_entry(c, tok, err);
+        rc = mb_imb_length_entry(c, tok, &entry);
         if (rc != 0 || !comma)
             break;
         tok = comma + 1;
     }
     free(copy);
-    if (rc != 0) {
-        char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err->msg);
-        return mb_usage(err, "invalid value '%s' for -msgsize: %s", value, why);
-    }
+    if (rc != 0)
+        return mb_usage(err, "invalid value '%s' for -msgsize: %s", value, entry.msg);
     return 0;
 }
 
