@@ -83,9 +83,17 @@ struct mb_imb_config {
 };
 
 /* -iter_policy values: DEFAULT is IMB 3.1's rule (the -iter counts, -time only when given);
- * OFF and DYNAMIC are Intel IMB 4.0's (IMB_mem_manager.c): msgspersample repetitions at every
- * length, or the -iter rule cut to the -time limit (10 s by default). */
-enum mb_imb_iter_policy { MB_IMB_ITER_DEFAULT = 0, MB_IMB_ITER_OFF = 1, MB_IMB_ITER_DYNAMIC = 2 };
+ * the others are Intel IMB 4.0's (IMB_mem_manager.c): OFF msgspersample repetitions at every
+ * length, DYNAMIC the -iter rule cut to the -time limit (10 s by default), MULTIPLE_NP a count
+ * that is a multiple of the process count, AUTO that for rooted benchmarks and DYNAMIC for the
+ * others. */
+enum mb_imb_iter_policy {
+    MB_IMB_ITER_DEFAULT = 0,
+    MB_IMB_ITER_OFF = 1,
+    MB_IMB_ITER_DYNAMIC = 2,
+    MB_IMB_ITER_MULTIPLE_NP = 3,
+    MB_IMB_ITER_AUTO = 4
+};
 
 /* -win_disp values. ZERO: every transfer at displacement 0, or rotating through the off-cache
  * buffers with -off_cache (IMB 3.1 IMB_ones_unidir.c, IMB_ones_accu.c); SECTIONS: transfer i

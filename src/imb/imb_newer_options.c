@@ -254,21 +254,24 @@ static int resolve_selection(struct mb_imb_config *c, struct mb_error *err)
 
 /* Intel IMB 4.0+ (IMB_mem_manager.c, IMB_init_buffers_iter): "off" runs MSGSPERSAMPLE
  * repetitions at every length; "dynamic" (Intel's default) is the -iter rule cut by the -time
- * limit, 10 s unless given - IMB 3.1's -time rule. Without the option mpibench runs IMB 3.1's
- * rule: -iter's counts, -time only when given. */
+ * limit, 10 s unless given - IMB 3.1's -time rule; "multiple_np" a multiple of the process
+ * count (imb_plan.c); "auto" multiple_np for rooted benchmarks, dynamic for the others.
+ * Without the option mpibench runs IMB 3.1's rule: -iter's counts, -time only when given. */
 static int parse_iter_policy(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
     if (strcmp(value, "off") == 0)
         settings(cfg)->iter_policy = MB_IMB_ITER_OFF;
     else if (strcmp(value, "dynamic") == 0)
         settings(cfg)->iter_policy = MB_IMB_ITER_DYNAMIC;
-    else if (strcmp(value, "multiple_np") == 0 || strcmp(value, "auto") == 0)
-        return mb_usage(err,
-                        "-iter_policy %s is a policy of Intel IMB 4.0 (not of IMB 3.1); mpibench "
-                        "does not support it (off and dynamic are supported)",
-                        value);
+    else if (strcmp(value, "multiple_np") == 0)
+        settings(cfg)->iter_policy = MB_IMB_ITER_MULTIPLE_NP;
+    else if (strcmp(value, "auto") == 0)
+        settings(cfg)->iter_policy = MB_IMB_ITER_AUTO;
     else
-        return mb_usage(err, "invalid value '%s' for -iter_policy: expected off or dynamic", value);
+        return mb_usage(err,
+                        "invalid value '%s' for -iter_policy: expected off, dynamic, multiple_np "
+                        "or auto",
+                        value);
     return 0;
 }
 
@@ -282,6 +285,17 @@ static void show_iter_policy(const struct mb_config *cfg, char *buf, size_t len)
         break;
     case MB_IMB_ITER_DYNAMIC:
         snprintf(buf, len, "dynamic (the -iter rule, cut to the -time limit of %g s)",
+                 mb_imb_time_limit(c));
+        break;
+    case MB_IMB_ITER_MULTIPLE_NP:
+        snprintf(buf, len,
+                 "multiple_np (msgspersample x 2^max / (Q x max(X, 4) + 2^max), a multiple of "
+                 "Q, at least Q; -time not used)");
+        break;
+    case MB_IMB_ITER_AUTO:
+        snprintf(buf, len,
+                 "auto (multiple_np for Gather(v), Scatter(v), Bcast, Reduce; dynamic with %g s "
+                 "for the others)",
                  mb_imb_time_limit(c));
         break;
     default:
@@ -428,9 +442,9 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
 #define ITER_POLICY_ROW                                                                            \
     {                                                                                              \
         .name = "-iter_policy", .kind = MB_OPT_CUSTOM, .offset = IMB(iter_policy),                 \
-        .metavar = "off|dynamic",                                                                  \
-        .help = "off: msgspersample repetitions at every length; dynamic: the -iter rule cut to "  \
-                "-time (10 s if not given); default: IMB 3.1's rule",                              \
+        .metavar = "off|dynamic|multiple_np|auto",                                                 \
+        .help = "Intel IMB's repetition policies (dynamic: -time 10 s unless given); default: "    \
+                "IMB 3.1's rule",                                                                  \
         .parse = parse_iter_policy, .show = show_iter_policy                                       \
     }
 

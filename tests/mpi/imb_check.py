@@ -45,6 +45,9 @@ BENCH = {
     "Barrier": ("sync", 1, False, 0),
 }
 # The guide's list 3.2: a default run's order with -order guide.
+# Intel IMB 2021's benchmarks with a root (IMB_mem_manager.c has_root): -iter_policy auto.
+ROOTED = {"Gather", "Gatherv", "Scatter", "Scatterv", "Bcast", "Reduce"}
+
 GUIDE_ORDER = ["PingPong", "PingPing", "Sendrecv", "Exchange", "Bcast", "Allgather", "Allgatherv",
                "Scatter", "Scatterv", "Gather", "Gatherv", "Alltoall", "Alltoallv", "Reduce",
                "Reduce_scatter", "Allreduce", "Barrier"]
@@ -246,9 +249,9 @@ class Invocation:
         if not self.selected:
             order = GUIDE_ORDER if self.guide_order and fam.name == "IMB-MPI1" else fam.order
             self.selected = [(b, False) for b in order]
-        if self.iter_policy == "off":
-            self.time_limit = None  # Intel IMB: msgspersample at every length, no time cut
-        elif self.iter_policy == "dynamic" and self.time_limit is None:
+        if self.iter_policy in ("off", "multiple_np"):
+            self.time_limit = None  # Intel IMB: no time cut under these policies
+        elif self.iter_policy in ("dynamic", "auto") and self.time_limit is None:
             self.time_limit = 10.0
         self.order = map_order(nprocs, self.rows, self.cols)
         jsonl = fam.name + ".jsonl"
@@ -264,11 +267,16 @@ class Invocation:
         if self.output_dir and not self.json:
             self.json = os.path.join(self.output_dir, jsonl)
 
-    def reps(self, name, mode, x):
+    def reps(self, name, mode, x, q=None):
         """Repetitions at length x (5.2.8): MSGS_NONAGGR replaces MSGSPERSAMPLE in
         non-aggregate mode and for the benchmarks that only have that count (Window)."""
         if self.iter_policy == "off":
             return self.msgs
+        if self.iter_policy == "multiple_np" or (self.iter_policy == "auto" and name in ROOTED):
+            # Intel IMB's hyperbola, a multiple of Q, at least Q (IMB_init_buffers_iter).
+            top = 1 << (self.msglog[1] if self.msglog else self.fam.maxlog)
+            n = int(self.msgs * top / (q * max(x or 0, 4) + top) + 0.5)
+            return max(n - n % q, q)
         nonaggr = mode == "non-aggregate" or name in self.fam.nonaggr_only
         return reps_rule(x or 0, self.nonaggr if nonaggr else self.msgs, self.vol)
 
@@ -485,7 +493,7 @@ def check_blocks(inv, blocks, skips, opts):
                     fail(f"{shown}: row {k} has #bytes {f[0]}, expected {x}")
                 f = f[1:]
             reps = int(f[0])
-            want_reps = inv.reps(name, mode, x)
+            want_reps = inv.reps(name, mode, x, q)
             if inv.time_limit is None and reps != want_reps:
                 fail(f"{shown}: {x} bytes with {reps} repetitions, expected {want_reps}")
             if inv.time_limit is not None and not 1 <= reps <= want_reps:
