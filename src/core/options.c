@@ -228,6 +228,7 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
     case MB_OPT_CUSTOM:
         return o->parse(cfg, value, err);
     case MB_OPT_LIST:
+    case MB_OPT_REFUSED:
         break;
     }
     return 0;
@@ -299,6 +300,12 @@ int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_position
             continue;
         }
         snprintf(typed, sizeof typed, "%.*s", (int)wordlen, arg);
+        /* Named before its value is read: the script's option is the problem, not its value. */
+        if (o->kind == MB_OPT_REFUSED)
+            return mb_usage(err,
+                            "%s is an option of %s (not of IMB 3.1); mpibench does not "
+                            "support it",
+                            typed, o->help);
         if (o->kind == MB_OPT_FLAG) {
             if (eq)
                 return mb_usage(err, "option %s takes no value", typed);
@@ -324,7 +331,7 @@ void mb_options_help(const struct mb_option_set *sets, size_t nsets, const struc
         for (size_t i = 0; i < sets[s].n; i++) {
             const struct mb_option *o = &sets[s].rows[i];
             char left[96], def[96] = "";
-            if (!o->name)
+            if (!o->name || o->kind == MB_OPT_REFUSED)
                 continue;
             snprintf(left, sizeof left, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
                      o->alias ? o->alias : "", o->metavar ? " " : "", o->metavar ? o->metavar : "");
@@ -363,6 +370,7 @@ void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, cha
         break;
     case MB_OPT_CUSTOM:
     case MB_OPT_LIST:
+    case MB_OPT_REFUSED:
         snprintf(buf, len, "(set)");
         break;
     }

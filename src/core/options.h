@@ -22,8 +22,11 @@ enum mb_opt_kind {
     MB_OPT_DOUBLE, /* finite double within [min, max] */
     MB_OPT_STRING, /* char *, duplicated; then the row's parse function, if any, reads it */
     MB_OPT_CUSTOM, /* parsed by the row's parse function */
-    MB_OPT_LIST    /* hidden row (no name): a heap array the settings block owns, resolved
+    MB_OPT_LIST,   /* hidden row (no name): a heap array the settings block owns, resolved
                       during validation; count_offset names its size_t length */
+    MB_OPT_REFUSED /* a newer program's option the suite refuses by name: help names the
+                      release that introduced it ("Intel IMB 2019"); not in --help or the
+                      effective settings */
 };
 
 /* The block a row's offset points into: the suite's own settings (struct mb_imb_config, ...)

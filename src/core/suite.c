@@ -176,7 +176,8 @@ static void each_setting(const struct mb_suite *s, const struct mb_config *cfg,
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < sets[k].n; i++) {
             char value[256];
-            if (!sets[k].rows[i].name || is_action(&sets[k].rows[i]))
+            if (!sets[k].rows[i].name || sets[k].rows[i].kind == MB_OPT_REFUSED ||
+                is_action(&sets[k].rows[i]))
                 continue;
             mb_option_value(&sets[k].rows[i], cfg, value, sizeof value);
             fn(user, sets[k].rows[i].name, value);

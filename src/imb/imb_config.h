@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+enum { MB_IMB_N_SAME_AS_31 = 8 };
+
 /* IMB settings (IMB 3.1 guide 5.1.2, 5.2.1). Zero means "the standard value". */
 struct mb_imb_config {
     int family;              /* index into mb_imb_families (set by the suite's defaults) */
@@ -65,6 +67,33 @@ struct mb_imb_config {
     /* IMB-EXT -win_scope: a window per message length or one per block
      * (docs/adr/program-ext-window-per-length.md). */
     int win_scope;
+    /* Intel IMB 2019-2021's options (docs/adr/imb-2021-options.md). -msglog [min:]max: the
+     * standard lengths 0 and 2^min .. 2^max instead of 2^0 .. 2^maxmsglog. */
+    int msglog_given, msglog_min, msglog_max;
+    char *msgsize; /* -msgsize a,b,c: its lengths fill lengths, as -msglen's file does */
+    /* -include / -exclude as typed, and the benchmarks they name (MB_IMB_SEL values); the
+     * validation puts the result into selected. */
+    char *include_text, *exclude_text;
+    int *included, *excluded;
+    size_t n_included, n_excluded;
+    int iter_policy;  /* -iter_policy: enum mb_imb_iter_policy */
+    int no_zero_size; /* -zero_size off: no row for length 0 */
+    long window_size; /* -window_size: accepted, unused (no Uniband/Biband in IMB 3.1) */
+    /* Options accepted at the value IMB 3.1 runs (-sync off, ...): 1 when given. */
+    int same_as_31[MB_IMB_N_SAME_AS_31];
+};
+
+/* -iter_policy values: DEFAULT is IMB 3.1's rule (the -iter counts, -time only when given);
+ * the others are Intel IMB 4.0's (IMB_mem_manager.c): OFF msgspersample repetitions at every
+ * length, DYNAMIC the -iter rule cut to the -time limit (10 s by default), MULTIPLE_NP a count
+ * that is a multiple of the process count, AUTO that for rooted benchmarks and DYNAMIC for the
+ * others. */
+enum mb_imb_iter_policy {
+    MB_IMB_ITER_DEFAULT = 0,
+    MB_IMB_ITER_OFF = 1,
+    MB_IMB_ITER_DYNAMIC = 2,
+    MB_IMB_ITER_MULTIPLE_NP = 3,
+    MB_IMB_ITER_AUTO = 4
 };
 
 /* -win_disp values. ZERO: every transfer at displacement 0, or rotating through the off-cache

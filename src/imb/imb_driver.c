@@ -280,7 +280,7 @@ static long time_reps(struct block_run *r, long n_rule, const long long *lens, l
         const long m = n / (long)nb + ((long)b < n % (long)nb);
         per_rep[b] = timed_loop(r, m, b == 0 ? MB_IMB_N_BARR : 0);
     }
-    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, c->time_limit,
+    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, mb_imb_time_limit_of(r->b, c),
                          mb_stats_of(per_rep, nb).min, lens, counts, k);
     MB_MPI(MPI_Bcast(&n, 1, MPI_LONG, 0, r->g.active));
     counts[k] = n;
@@ -418,12 +418,12 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
     const long long x = lens[k];
-    const long n_rule = mb_imb_reps_of(r->b, r->mode, x, c);
+    const long n_rule = mb_imb_reps_of(r->b, r->mode, x, r->g.q, c);
     long n = n_rule, n_min = 0;
     long long defects = -1;
     double t, t_ovrl = 0;
 
-    if (c->time_limit > 0) {
+    if (mb_imb_time_limit_of(r->b, c) > 0) {
         n = time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }
@@ -463,7 +463,7 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
     for (size_t k = 0; k < nlen; k++) {
         const struct mb_imb_demand d =
             mb_imb_demand(r->b, lens[k], r->g.q, c, r->cfg->common.check);
-        const long most = mb_imb_reps_most(r->b, lens[k], c);
+        const long most = mb_imb_reps_most(r->b, lens[k], r->g.q, c);
         if (mb_imb_runnable(&d, c) && most > r->a.max_reps)
             r->a.max_reps = most;
     }
@@ -542,7 +542,7 @@ static void prime(struct block_run *r, const long long *lens, size_t nlen)
     if (top <= 0)
         return;
     set_length(r, top);
-    most = mb_imb_reps_of(r->b, r->mode, top, c);
+    most = mb_imb_reps_of(r->b, r->mode, top, r->g.q, c);
     n = (long)r->d.slots.n + 1;
     if (n < r->g.q)
         n = r->g.q;

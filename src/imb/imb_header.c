@@ -89,9 +89,12 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
         if (mb_imb_cfg(cfg)->lengths) {
             mb_printf(out, "# Message lengths were user defined\n");
         } else {
-            mb_printf(out, "# Minimum message length in bytes:   %d\n", 0);
+            /* -msglog and -zero_size off as Intel IMB 2021 prints them (MPI1_suite.cpp). */
+            const struct mb_imb_config *c = mb_imb_cfg(cfg);
+            mb_printf(out, "# Minimum message length in bytes:   %d\n",
+                      c->no_zero_size ? 1 << (c->msglog_given ? c->msglog_min : 0) : 0);
             mb_printf(out, "# Maximum message length in bytes:   %d\n",
-                      1 << plan->family->maxmsglog);
+                      1 << (c->msglog_given ? c->msglog_max : plan->family->maxmsglog));
         }
         mb_printf(out, "#\n");
         mb_printf(out, "# MPI_Datatype                   :   MPI_BYTE \n");

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/info.h"
 #include "core/listfile.h"
+#include "imb/imb_newer_options.h"
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
 #include "imb/imb_settings.h"
@@ -92,9 +93,8 @@ static int parse_input(struct mb_config *cfg, const char *value, struct mb_error
 
 /* ---- -msglen ------------------------------------------------------------------------- */
 
-static int msglen_entry(void *user, const char *entry, struct mb_error *err)
+int mb_imb_length_entry(struct mb_imb_config *c, const char *entry, struct mb_error *err)
 {
-    struct mb_imb_config *c = user;
     long long v;
     const char *why;
 
@@ -111,6 +111,11 @@ static int msglen_entry(void *user, const char *entry, struct mb_error *err)
     c->lengths = mb_xrealloc(c->lengths, (c->n_lengths + 1) * sizeof *c->lengths);
     c->lengths[c->n_lengths++] = v;
     return 0;
+}
+
+static int msglen_entry(void *user, const char *entry, struct mb_error *err)
+{
+    return mb_imb_length_entry(user, entry, err);
 }
 
 /* -msglen: the row stored the file name; its lengths replace the standard list. */
@@ -263,8 +268,12 @@ static void show_iter(const struct mb_config *cfg, char *buf, size_t len)
 
 static void show_time(const struct mb_config *cfg, char *buf, size_t len)
 {
-    if (mb_imb_cfg(cfg)->time_limit > 0)
-        snprintf(buf, len, "%g s per message length", mb_imb_cfg(cfg)->time_limit);
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    if (mb_imb_time_limit(c) > 0)
+        snprintf(buf, len, "%g s per message length%s", mb_imb_time_limit(c),
+                 c->time_limit > 0 ? "" : " (-iter_policy dynamic's default)");
+    else if (c->time_limit > 0)
+        snprintf(buf, len, "%g s: not used under -iter_policy off", c->time_limit);
     else
         snprintf(buf, len, "no limit");
 }
@@ -290,7 +299,7 @@ static void show_time_rule(const struct mb_config *cfg, char *buf, size_t len)
                             "own)"
                           : "program (1 + limit/t after a ~1 s preparatory run, never more than "
                             "a shorter length; IMB 3.1)";
-    snprintf(buf, len, "%s%s", how, c->time_limit > 0 ? "" : " - not used without -time");
+    snprintf(buf, len, "%s%s", how, mb_imb_time_limit(c) > 0 ? "" : " - not used without -time");
 }
 
 static void show_mem(const struct mb_config *cfg, char *buf, size_t len)
@@ -438,6 +447,15 @@ static const struct mb_option resolved[] = {
      .offset = IMB(win_info),
      .count_offset = IMB(win_info_len),
      .elem_size = 1},
+    /* The benchmarks -include and -exclude name (imb_newer_options.c). */
+    {.kind = MB_OPT_LIST,
+     .offset = IMB(included),
+     .count_offset = IMB(n_included),
+     .elem_size = sizeof(int)},
+    {.kind = MB_OPT_LIST,
+     .offset = IMB(excluded),
+     .count_offset = IMB(n_excluded),
+     .elem_size = sizeof(int)},
 };
 static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
                                                   0};
@@ -450,11 +468,8 @@ static const struct mb_option_set resolved_set = {resolved, sizeof resolved / si
  * two rules give different numbers at large lengths; this option measures the newer way. */
 static int parse_warm_up(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "on") == 0 || strcmp(value, "1") == 0)
-        settings(cfg)->warm_up_each = 1;
-    else if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0)
-        settings(cfg)->warm_up_each = 0;
-    else
+    /* Intel's words (yes, enable, ...) too: a script written for Intel IMB runs unchanged. */
+    if (mb_imb_bool_word(value, &settings(cfg)->warm_up_each) != 0)
         return mb_usage(err, "invalid value '%s' for -warm_up: expected on or off", value);
     return 0;
 }
@@ -829,15 +844,16 @@ static void io_defaults(void *block)
 const struct mb_settings_type mb_imb_mpi1_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = mpi1_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &mpi1_alloc_set, &resolved_set}};
+    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &mpi1_alloc_set, &mb_imb_mpi1_newer_set,
+             &resolved_set}};
 const struct mb_settings_type mb_imb_ext_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = ext_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &ext_set, &resolved_set}};
+    .sets = {&mb_imb_option_set, &warm_up_set, &ext_set, &mb_imb_ext_newer_set, &resolved_set}};
 const struct mb_settings_type mb_imb_io_settings = {
     .size = sizeof(struct mb_imb_config),
     .defaults = io_defaults,
-    .sets = {&mb_imb_option_set, &io_set, &resolved_set}};
+    .sets = {&mb_imb_option_set, &io_set, &mb_imb_io_newer_set, &resolved_set}};
 
 static void family_usage(FILE *out, const struct mb_imb_family *f, const char *examples)
 {
@@ -900,6 +916,8 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
                 return 2;
         c->guide_order_filled = 1;
     }
+    if (mb_imb_newer_validate(cfg, err) != 0)
+        return 2;
     if (c->family == MB_IMB_FAMILY_IO) {
         int rc = mb_imb_io_validate(cfg, err);
         if (rc != 0)

@@ -18,6 +18,10 @@ extern const struct mb_settings_type mb_imb_mpi1_settings;
 extern const struct mb_settings_type mb_imb_ext_settings;
 extern const struct mb_settings_type mb_imb_io_settings;
 
+/* One message length of -msglen's file or -msgsize's list, appended to c->lengths: a
+ * non-negative integer up to INT_MAX. 0 or mb_usage(err, ...). */
+int mb_imb_length_entry(struct mb_imb_config *c, const char *entry, struct mb_error *err);
+
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err);
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_imb_usage_mpi1(FILE *out);

@@ -52,24 +52,79 @@ enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c)
     return c->alloc ? (enum mb_buf_source)c->alloc : mb_imb_family(c)->buffers;
 }
 
-long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
+double mb_imb_time_limit(const struct mb_imb_config *c)
+{
+    if (c->iter_policy == MB_IMB_ITER_OFF || c->iter_policy == MB_IMB_ITER_MULTIPLE_NP)
+        return 0;
+    if (c->time_limit > 0)
+        return c->time_limit;
+    return c->iter_policy == MB_IMB_ITER_DYNAMIC || c->iter_policy == MB_IMB_ITER_AUTO
+               ? MB_IMB_DYNAMIC_SECS
+               : 0;
+}
+
+/* Intel IMB 2021's benchmarks "with a root" (IMB_mem_manager.c, has_root), which
+ * -iter_policy auto runs with the multiple_np rule. */
+static int rooted(const struct mb_imb_bench *b)
+{
+    static const char *const names[] = {"Gather",   "Gatherv", "Scatter",
+                                        "Scatterv", "Bcast",   "Reduce"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(b->name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int multiple_np(const struct mb_imb_bench *b, const struct mb_imb_config *c)
+{
+    return c->iter_policy == MB_IMB_ITER_MULTIPLE_NP ||
+           (c->iter_policy == MB_IMB_ITER_AUTO && rooted(b));
+}
+
+double mb_imb_time_limit_of(const struct mb_imb_bench *b, const struct mb_imb_config *c)
+{
+    return multiple_np(b, c) ? 0 : mb_imb_time_limit(c);
+}
+
+long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x, int q,
                     const struct mb_imb_config *c)
 {
+    /* -iter_policy off (Intel IMB 4.0, IMB_mem_manager.c): msgspersample at every length and
+     * in either mode, without the OVERALL_VOL cut. */
+    if (c->iter_policy == MB_IMB_ITER_OFF)
+        return mb_imb_msgspersample(c);
+    /* multiple_np (and auto for rooted benchmarks): msgspersample scaled down along a
+     * hyperbola in Q x max(X, 4) against the largest standard length, rounded to a multiple
+     * of Q, at least Q - so that every process is root equally often (Intel's
+     * IMB_init_buffers_iter; 4 is its assign_type size). */
+    if (multiple_np(b, c)) {
+        const double top =
+            (double)(1LL << (c->msglog_given ? c->msglog_max : mb_imb_family(c)->maxmsglog));
+        const double size = (double)(x > 4 ? x : 4);
+        const long n =
+            (long)((double)mb_imb_msgspersample(c) * top / ((double)q * size + top) + 0.5);
+        return n - n % q > q ? n - n % q : q;
+    }
     const int nonaggr = mode == MB_IMB_NON_AGGREGATE || b->nonaggr_reps;
     return mb_imb_reps(x, nonaggr ? mb_imb_msgs_nonaggr(c) : mb_imb_msgspersample(c),
                        mb_imb_overall_vol(c));
 }
 
-long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb_imb_config *c)
+long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, int q,
+                      const struct mb_imb_config *c)
 {
-    const long n = mb_imb_reps_of(b, MB_IMB_AGGREGATE, x, c);
-    const long m = mb_imb_reps_of(b, MB_IMB_NON_AGGREGATE, x, c);
+    const long n = mb_imb_reps_of(b, MB_IMB_AGGREGATE, x, q, c);
+    const long m = mb_imb_reps_of(b, MB_IMB_NON_AGGREGATE, x, q, c);
     return n > m ? n : m;
 }
 
 size_t mb_imb_max_lengths(const struct mb_imb_config *c)
 {
-    return c->lengths ? c->n_lengths : (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
+    if (c->lengths)
+        return c->n_lengths;
+    if (c->msglog_given)
+        return (size_t)(c->msglog_max - c->msglog_min + 2);
+    return (size_t)(mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG + 2);
 }
 
 long long mb_imb_length_unit(const struct mb_imb_bench *b, const struct mb_imb_config *c)
@@ -99,9 +154,12 @@ size_t mb_imb_lengths(const struct mb_imb_bench *b, const struct mb_imb_config *
         return n;
     }
     /* Standard: 0, then 2^i for i = MINMSGLOG..MAXMSGLOG, starting at the unit (reductions
-     * and all of IMB-EXT: 0, 4, 8, ...; guide Table 19, samples 6.1 and 6.4). */
-    out[n++] = 0;
-    for (int i = MB_IMB_MINMSGLOG; i <= mb_imb_family(c)->maxmsglog; i++)
+     * and all of IMB-EXT: 0, 4, 8, ...; guide Table 19, samples 6.1 and 6.4); -msglog
+     * min:max (Intel IMB 2021) moves the bounds; -zero_size off drops the 0. */
+    if (!c->no_zero_size)
+        out[n++] = 0;
+    for (int i = c->msglog_given ? c->msglog_min : MB_IMB_MINMSGLOG;
+         i <= (c->msglog_given ? c->msglog_max : mb_imb_family(c)->maxmsglog); i++)
         if ((1LL << i) >= unit)
             out[n++] = 1LL << i;
     return n;
@@ -133,7 +191,7 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
          * Table 20's 2 max(X, OVERALL_VOL)); off-cache may ask for more. The default keeps
          * IMB 3.1's layout, one X-byte buffer per side or the off-cache rotation, as every
          * IMB-MPI1 row has it (docs/adr/program-ext-displacement.md). */
-        size_t sections = (size_t)mb_imb_reps_most(b, x, c);
+        size_t sections = (size_t)mb_imb_reps_most(b, x, q, c);
         if (c->cache_bytes == 0) {
             d.slots.sstride = d.sbytes;
             d.slots.rstride = d.rbytes;
@@ -146,7 +204,7 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     /* Independent non-blocking I/O starts every transfer of the loop before it waits
      * (guide 4.2.5): at most INT_MAX (-iter's bound) x a few dozen bytes. Split collectives
      * have one outstanding transfer and no requests. */
-    d.requests = b->istart && !b->one_by_one ? (size_t)mb_imb_reps_most(b, x, c) *
+    d.requests = b->istart && !b->one_by_one ? (size_t)mb_imb_reps_most(b, x, q, c) *
                                                    (sizeof(MPI_Request) + sizeof(MPI_Status))
                                              : 0;
     d.int_overflow = (b->sbuf.per_rank || b->rbuf.per_rank) && (long long)q * x > INT_MAX;
@@ -169,7 +227,7 @@ struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n)
 long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
                                const struct mb_imb_config *c)
 {
-    const long long reps = mb_imb_reps_most(b, x, c);
+    const long long reps = mb_imb_reps_most(b, x, q, c);
     long long share;
 
     if (b->file != MB_IMB_PRIVATE_FILES)
@@ -368,8 +426,8 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
                  : it->mode == MB_IMB_NON_AGGREGATE ? ":non-aggr"
                                                     : "");
         mb_printf(&ctx->out, "  %-*s %6d %7d %5d %6zu %12ld %12ld %14zu\n", width, name, it->q,
-                  ngroups, idle, n, mb_imb_reps_of(b, it->mode, lens[0], c),
-                  mb_imb_reps_of(b, it->mode, lens[n - 1], c), most);
+                  ngroups, idle, n, mb_imb_reps_of(b, it->mode, lens[0], it->q, c),
+                  mb_imb_reps_of(b, it->mode, lens[n - 1], it->q, c), most);
     }
     free(lens);
     mb_imb_plan_free(&plan);

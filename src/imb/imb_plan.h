@@ -53,12 +53,21 @@ enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c);
 
 /* Repetitions of benchmark b at length x in a mode (guide 5.2.8): MSGS_NONAGGR replaces
  * MSGSPERSAMPLE in non-aggregate mode and for Window. */
-long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x,
+/* The -time limit in force: -time's, or 10 s under -iter_policy dynamic; 0 = none (also
+ * under -iter_policy off, which Intel IMB runs without a time cut). */
+double mb_imb_time_limit(const struct mb_imb_config *c);
+/* ... for one benchmark: 0 where -iter_policy multiple_np (or auto, for a rooted benchmark)
+ * sets the counts, which Intel IMB runs without a time cut. */
+double mb_imb_time_limit_of(const struct mb_imb_bench *b, const struct mb_imb_config *c);
+
+/* The repetitions at length x on Q processes: the -iter rule (IMB 3.1) or the -iter_policy's. */
+long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x, int q,
                     const struct mb_imb_config *c);
 
 /* The larger of the aggregate and non-aggregate repetition counts at length x: how many
  * disjoint sections (IMB-EXT) or file tiles (IMB-IO) a block's loops may touch. */
-long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, const struct mb_imb_config *c);
+long mb_imb_reps_most(const struct mb_imb_bench *b, long long x, int q,
+                      const struct mb_imb_config *c);
 
 /* The unit of a benchmark's lengths: its element size (floats for reductions), or the
  * family's unit when larger (IMB-EXT counts every benchmark in floats: IMB 3.1 IMB.c). */

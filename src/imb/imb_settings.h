@@ -46,8 +46,10 @@
  * smaller) is printed with a warning: 10 is the fewest IMB 3.1's standard settings give an
  * IMB-MPI1 row (OVERALL_VOL 40 MB over 4 MB). */
 #define MB_IMB_TIME_PREP_SECS 1.0
-#define MB_IMB_TIME_PREP_MAX  1000
-#define MB_IMB_TIME_MIN_REPS  10
+/* -iter_policy dynamic without -time: Intel IMB 2021's SECS_PER_SAMPLE (IMB_settings.h). */
+#define MB_IMB_DYNAMIC_SECS  10.0
+#define MB_IMB_TIME_PREP_MAX 1000
+#define MB_IMB_TIME_MIN_REPS 10
 /* Robustness on a loaded node (docs/adr/program-time-repetitions.md): the first sample is the
  * shortest of up to FIRST_TRIES, and the preparatory run's time per sample that of the fastest
  * of BATCHES batches, so that preempted samples or batches do not set a row's count. */

@@ -67,7 +67,7 @@ def expected_buffer_bytes(inv, name, disp):
     hold the largest length (zero, and Window always) or the largest length x repetitions
     (sections: one section per repetition of the larger of the two counts, guide 4.2.2.2),
     and at least the warm-up's two samples of 4 bytes."""
-    lens = imb_check.lengths_for(EXT, name, inv.lengths)
+    lens = imb_check.lengths_for(EXT, name, inv.lengths, inv.msglog, inv.zero)
     if disp == "zero" or name == "Window":
         return 2 * max(lens + [WARM_X])
 

@@ -46,6 +46,9 @@ BENCH = {
     "Barrier": ("sync", 1, False, 0),
 }
 # The guide's list 3.2: a default run's order with -order guide.
+# Intel IMB 2021's benchmarks with a root (IMB_mem_manager.c has_root): -iter_policy auto.
+ROOTED = {"Gather", "Gatherv", "Scatter", "Scatterv", "Bcast", "Reduce"}
+
 GUIDE_ORDER = ["PingPong", "PingPing", "Sendrecv", "Exchange", "Bcast", "Allgather", "Allgatherv",
                "Scatter", "Scatterv", "Gather", "Gatherv", "Alltoall", "Alltoallv", "Reduce",
                "Reduce_scatter", "Allreduce", "Barrier"]
@@ -112,7 +115,8 @@ def reps_rule(x, msgs, vol):
     return max(1, min(msgs, vol // x))
 
 
-def lengths_for(fam, name, user_lengths):
+def lengths_for(fam, name, user_lengths, msglog=None, zero=True):
+    """msglog: (min, max) of -msglog; zero: False under -zero_size off (standard list only)."""
     cls, unit, _, _ = fam.bench[name]
     unit = max(unit, fam.len_unit)
     if cls == "sync":
@@ -122,7 +126,8 @@ def lengths_for(fam, name, user_lengths):
         # mpibench rounds down only where rounding up would pass INT_MAX.
         up = [-(-x // unit) * unit for x in user_lengths]
         return [u if u <= 2**31 - 1 else x // unit * unit for u, x in zip(up, user_lengths)]
-    return [0] + [1 << i for i in range(0, fam.maxlog + 1) if (1 << i) >= unit]
+    lo, hi = msglog if msglog else (0, fam.maxlog)
+    return [0] * zero + [1 << i for i in range(lo, hi + 1) if (1 << i) >= unit]
 
 
 def map_order(nprocs, rows, cols):
@@ -148,7 +153,10 @@ class Invocation:
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
                    "--dir", "--file", "--cpu-secs", "-t_cpu", "-alloc", "-warm_up", "-win_disp",
                    "-win_scope", "-prime", "-time_rule", "-order", "-thread_level",
-                   "--thread-level"}
+                   "--thread-level", "-msglog", "-msgsize", "-include", "-exclude",
+                   "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
+                   "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
+                   "-aggregate_mode"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
@@ -165,6 +173,10 @@ class Invocation:
         self.json = None
         self.output_dir = None
         self.guide_order = False
+        self.msglog = None
+        self.zero = True
+        self.iter_policy = None
+        include, exclude = [], []
         names = []
         i = 0
         while i < len(args):
@@ -199,6 +211,19 @@ class Invocation:
                     self.output_dir = os.path.join(cwd, v)
                 elif a == "-order":
                     self.guide_order = v == "guide"
+                elif a == "-msglog":
+                    lo, _, hi = v.rpartition(":")
+                    self.msglog = (int(lo or 0), int(hi))
+                elif a == "-msgsize":
+                    self.lengths = [int(x) for x in v.split(",")]
+                elif a == "-include":
+                    include = [n for n in v.split(",") if n]
+                elif a == "-exclude":
+                    exclude = [n.lower() for n in v.split(",") if n]
+                elif a == "-iter_policy":
+                    self.iter_policy = v
+                elif a == "-zero_size":
+                    self.zero = v not in ("off", "no", "false", "disable", "0")
                 continue
             if a in ("-check", "--check"):
                 self.check = True
@@ -207,6 +232,14 @@ class Invocation:
             elif not a.startswith("-"):
                 names += [n for n in a.split(",") if n]
             i += 1
+        # Intel IMB 2019+'s -include and -exclude: the included names first, then the names given
+        # (or every benchmark), without the excluded ones.
+        if include or exclude:
+            if not names:
+                order = GUIDE_ORDER if self.guide_order and fam.name == "IMB-MPI1" else fam.order
+                names = list(order)
+            names = [n for n in include + names
+                     if (n[6:] if n.lower().startswith("multi-") else n).lower() not in exclude]
         self.selected = []  # (canonical name, multi prefix)
         for n in names:
             multi = n.lower().startswith("multi-")
@@ -217,6 +250,10 @@ class Invocation:
         if not self.selected:
             order = GUIDE_ORDER if self.guide_order and fam.name == "IMB-MPI1" else fam.order
             self.selected = [(b, False) for b in order]
+        if self.iter_policy in ("off", "multiple_np"):
+            self.time_limit = None  # Intel IMB: no time cut under these policies
+        elif self.iter_policy in ("dynamic", "auto") and self.time_limit is None:
+            self.time_limit = 10.0
         self.order = map_order(nprocs, self.rows, self.cols)
         jsonl = fam.name + ".jsonl"
         if suite == "run":
@@ -231,9 +268,16 @@ class Invocation:
         if self.output_dir and not self.json:
             self.json = os.path.join(self.output_dir, jsonl)
 
-    def reps(self, name, mode, x):
+    def reps(self, name, mode, x, q=None):
         """Repetitions at length x (5.2.8): MSGS_NONAGGR replaces MSGSPERSAMPLE in
         non-aggregate mode and for the benchmarks that only have that count (Window)."""
+        if self.iter_policy == "off":
+            return self.msgs
+        if self.iter_policy == "multiple_np" or (self.iter_policy == "auto" and name in ROOTED):
+            # Intel IMB's hyperbola, a multiple of Q, at least Q (IMB_init_buffers_iter).
+            top = 1 << (self.msglog[1] if self.msglog else self.fam.maxlog)
+            n = int(self.msgs * top / (q * max(x or 0, 4) + top) + 0.5)
+            return max(n - n % q, q)
         nonaggr = mode == "non-aggregate" or name in self.fam.nonaggr_only
         return reps_rule(x or 0, self.nonaggr if nonaggr else self.msgs, self.vol)
 
@@ -422,7 +466,7 @@ def check_blocks(inv, blocks, skips, opts):
             fail(f"{shown}: idle lines {idle_lines}, expected {want_idle}")
 
         # Rows: one per length (per group with -multi 1), lengths and repetitions by the rules.
-        lens = lengths_for(fam, name, inv.lengths)
+        lens = lengths_for(fam, name, inv.lengths, inv.msglog, inv.zero)
         per_len = groups if multi == 1 else 1
         if len(blk["rows"]) != len(lens) * per_len:
             fail(f"{shown} on {q}: {len(blk['rows'])} rows, expected {len(lens) * per_len}")
@@ -450,7 +494,7 @@ def check_blocks(inv, blocks, skips, opts):
                     fail(f"{shown}: row {k} has #bytes {f[0]}, expected {x}")
                 f = f[1:]
             reps = int(f[0])
-            want_reps = inv.reps(name, mode, x)
+            want_reps = inv.reps(name, mode, x, q)
             if inv.time_limit is None and reps != want_reps:
                 fail(f"{shown}: {x} bytes with {reps} repetitions, expected {want_reps}")
             if inv.time_limit is not None and not 1 <= reps <= want_reps:

@@ -47,7 +47,7 @@ def check_counts(run, fam):
     for blk in blocks:
         name = blk["title"].split()[2].replace("Multi-", "")
         mode = blk["mode"]
-        lens = imb_check.lengths_for(fam, name, inv.lengths)
+        lens = imb_check.lengths_for(fam, name, inv.lengths, inv.msglog, inv.zero)
         got = []
         for x, line in zip(lens, blk["rows"]):
             f = line.split()

@@ -79,6 +79,36 @@ int main(void)
     EXPECT_EQ_LL(lens[21], 4194304);
     EXPECT_EQ_LL(mb_imb_lengths(bench("Barrier"), &c, lens), 1);
     {
+        /* Intel IMB 2021's -msglog 2:4 and -zero_size off (docs/adr/imb-2021-options.md). */
+        struct mb_imb_config m = {.msglog_given = 1, .msglog_min = 2, .msglog_max = 4};
+        EXPECT_EQ_LL(mb_imb_max_lengths(&m), 4);
+        n = mb_imb_lengths(bench("PingPong"), &m, lens);
+        EXPECT_EQ_LL(n, 4);
+        EXPECT_EQ_LL(lens[0], 0);
+        EXPECT_EQ_LL(lens[1], 4);
+        EXPECT_EQ_LL(lens[3], 16);
+        m.msglog_min = 0;
+        m.no_zero_size = 1;
+        n = mb_imb_lengths(bench("Allreduce"), &m, lens);
+        EXPECT_EQ_LL(n, 3); /* 4, 8, 16 */
+        EXPECT_EQ_LL(lens[0], 4);
+        /* -iter_policy: off = msgspersample everywhere; multiple_np = Intel's hyperbola in
+         * Q x max(X, 4) against 2^22, a multiple of Q, at least Q; auto = that for Bcast only. */
+        struct mb_imb_config p = {.iter_policy = MB_IMB_ITER_OFF};
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("PingPong"), MB_IMB_AGGREGATE, 4194304, 2, &p), 1000);
+        EXPECT_EQ_LL(mb_imb_time_limit(&p), 0);
+        p.iter_policy = MB_IMB_ITER_MULTIPLE_NP;
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Bcast"), MB_IMB_AGGREGATE, 0, 3, &p), 999);
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Bcast"), MB_IMB_AGGREGATE, 131072, 3, &p), 912);
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Bcast"), MB_IMB_AGGREGATE, 4194304, 2, &p), 332);
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Bcast"), MB_IMB_AGGREGATE, 4194304, 2000, &p), 2000);
+        p.iter_policy = MB_IMB_ITER_AUTO;
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Bcast"), MB_IMB_AGGREGATE, 4194304, 2, &p), 332);
+        EXPECT_EQ_LL(mb_imb_reps_of(bench("Allreduce"), MB_IMB_AGGREGATE, 4194304, 2, &p), 10);
+        EXPECT(mb_imb_time_limit_of(bench("Allreduce"), &p) == 10.0);
+        EXPECT(mb_imb_time_limit_of(bench("Bcast"), &p) == 0.0);
+    }
+    {
         long long user[] = {0, 1, 7, 100, 4096};
         c.lengths = user;
         c.n_lengths = 5;
