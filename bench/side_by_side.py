@@ -456,7 +456,9 @@ def presta_text(prog, text):
         if m:
             rows[("Max latency", int(m.group(1)), 0, "us")] = (float(m.group(2)), "t", None)
     elif prog == "allred":
-        m = re.search(r"Op mean\s*:\s*([0-9.]+) us", text)
+        # A difference of two loop times: it can come out negative, like mpibench's JSON value
+        # (both then drop out of the ratios alike).
+        m = re.search(r"Op mean\s*:\s*(-?[0-9.]+) us", text)
         if m:
             rows[("Op mean", 2, 0, "us")] = (float(m.group(1)), "t", None)
     elif prog == "globalop":

@@ -163,9 +163,16 @@ build_presta12() { # mpi
     cd "$dir/src"
     cc="mpicc.$1"
     quiet "$cc" -O2 -I. -c util.c || return 1
-    for p in com laten rma allred; do
+    for p in com laten rma; do
         quiet "$cc" -O2 -I. -o "$dir/$p" "$p.c" util.o -lm || return 1
     done
+    # allred.c's Op mean is (op loop - compute loop) / operations, both loops calling doComp
+    # and ignoring its result. At -O2 and -O3 GCC 12 inlines doComp into the compute loop only
+    # (getLoopSamples) and, the result being unused there, deletes its multiply loop, while
+    # the op loop (getOpSamples) still calls it: the printed Op mean then adds one compute
+    # phase to each Allreduce (2-4x on a 2-core machine). -fno-inline keeps both calls, so
+    # the binary times what the source says (docs/adr/peer-presta-allred-build.md).
+    quiet "$cc" -O2 -fno-inline -I. -o "$dir/allred" allred.c util.o -lm || return 1
     quiet "$cc" -O2 -o "$dir/globalop" globalop.c -lm || return 1
     echo "built Presta 1.2 ($1): $dir/com laten rma allred globalop"
 }
