@@ -214,8 +214,10 @@ class Suite:
 
 def mpirun(ctx, np, io=False):
     # --rt: never for the I/O suites, whose ranks would starve the kernel's writeback threads
-    # (an IMB-IO run spun for 15 minutes so).
-    return (ctx["rt"] if not io else []) + ctx["mpiexec"] + ["-np", str(np)]
+    # (an IMB-IO run spun for 15 minutes so), nor for more processes than cores (FIFO ranks do
+    # not share a core by time slices).
+    rt = ctx["rt"] if not io and np <= (os.cpu_count() or 1) else []
+    return rt + ctx["mpiexec"] + ["-np", str(np)]
 
 
 def imb_suites(ctx, opts):
@@ -652,7 +654,8 @@ def main():
     ap.add_argument("--scratch", default="/var/tmp", help="where scratch directories go (a disk)")
     ap.add_argument("--rt", action="store_true",
                     help="run the communication suites (original and mpibench alike; not IMB-IO and "
-                    "b_eff_io, whose ranks would starve the kernel's I/O threads) under chrt -f 1, "
+                    "b_eff_io, whose ranks would starve the kernel's I/O threads, and not with more "
+                    "processes than cores) under chrt -f 1, "
                     "so that other load on the machine cannot preempt them (needs root or "
                     "CAP_SYS_NICE; the kernel still keeps 5 %% of each second for other tasks)")
     ap.add_argument("--out", help="also write the Markdown table to this file")

@@ -417,6 +417,25 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
         .name = opt, .kind = MB_OPT_REFUSED, .help = rel                                           \
     }
 
+/* A row accepting only the value IMB 3.1 runs (same_as_31[i] records that it was given). */
+#define SAME_ROW(i, opt, value, text)                                                              \
+    {                                                                                              \
+        .name = opt, .kind = MB_OPT_CUSTOM, .offset = IMB(same_as_31[i]), .metavar = value,        \
+        .help = "accepted as " value " only: " text, .parse = same_parse_##i,                      \
+        .show = same_show_##i                                                                      \
+    }
+
+/* The rows IMB-EXT and IMB-IO share after the lengths and the policy. */
+#define EXT_IO_SAME_ROWS                                                                           \
+    SAME_ROW(2, "-imb_barrier", "off", "MPI_Barrier (IMB 3.1)"),                                   \
+        SAME_ROW(6, "-msg_pause", "off", "no pauses (IMB 3.1)"),                                   \
+        SAME_ROW(7, "-aggregate_mode", "multi", "aggregate and non-aggregate runs (IMB 3.1)")
+
+/* Intel IMB 2019's benchmark-list files, refused by every family. */
+#define REFUSED_2019                                                                               \
+    REFUSED("-list", "Intel IMB 2019"), REFUSED("-dump", "Intel IMB 2019"),                        \
+        REFUSED("-load", "Intel IMB 2019")
+
 #define MSGLOG_ROW                                                                                 \
     {                                                                                              \
         .name = "-msglog", .kind = MB_OPT_CUSTOM, .offset = IMB(msglog_given),                     \
@@ -467,55 +486,13 @@ static const struct mb_option mpi1_rows[] = {
      .help = "off: no row for length 0 (default on, as IMB 3.1)",
      .parse = parse_zero_size,
      .show = show_zero_size},
-    {.name = "-root_shift",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[0]),
-     .metavar = "on",
-     .help = "accepted as on only: the root moves every repetition (IMB 3.1)",
-     .parse = same_parse_0,
-     .show = same_show_0},
-    {.name = "-sync",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[1]),
-     .metavar = "off",
-     .help = "accepted as off only: no barrier between repetitions (IMB 3.1)",
-     .parse = same_parse_1,
-     .show = same_show_1},
-    {.name = "-imb_barrier",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[2]),
-     .metavar = "off",
-     .help = "accepted as off only: MPI_Barrier (IMB 3.1)",
-     .parse = same_parse_2,
-     .show = same_show_2},
-    {.name = "-data_type",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[3]),
-     .metavar = "byte",
-     .help = "accepted as byte only: MPI_BYTE messages (IMB 3.1)",
-     .parse = same_parse_3,
-     .show = same_show_3},
-    {.name = "-red_data_type",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[4]),
-     .metavar = "float",
-     .help = "accepted as float only: MPI_FLOAT reductions (IMB 3.1)",
-     .parse = same_parse_4,
-     .show = same_show_4},
-    {.name = "-contig_type",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[5]),
-     .metavar = "base",
-     .help = "accepted as base only: the plain type (IMB 3.1)",
-     .parse = same_parse_5,
-     .show = same_show_5},
-    {.name = "-msg_pause",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[6]),
-     .metavar = "off",
-     .help = "accepted as off only: no pauses (IMB 3.1)",
-     .parse = same_parse_6,
-     .show = same_show_6},
+    SAME_ROW(0, "-root_shift", "on", "the root moves every repetition (IMB 3.1)"),
+    SAME_ROW(1, "-sync", "off", "no barrier between repetitions (IMB 3.1)"),
+    SAME_ROW(2, "-imb_barrier", "off", "MPI_Barrier (IMB 3.1)"),
+    SAME_ROW(3, "-data_type", "byte", "MPI_BYTE messages (IMB 3.1)"),
+    SAME_ROW(4, "-red_data_type", "float", "MPI_FLOAT reductions (IMB 3.1)"),
+    SAME_ROW(5, "-contig_type", "base", "the plain type (IMB 3.1)"),
+    SAME_ROW(6, "-msg_pause", "off", "no pauses (IMB 3.1)"),
     {.name = "-window_size",
      .kind = MB_OPT_LONG,
      .offset = IMB(window_size),
@@ -524,71 +501,21 @@ static const struct mb_option mpi1_rows[] = {
      .metavar = "N",
      .help = "accepted, no effect: only Intel's Uniband and Biband (not in IMB 3.1) use it",
      .show = show_window_size},
-    REFUSED("-list", "Intel IMB 2019"),
-    REFUSED("-dump", "Intel IMB 2019"),
-    REFUSED("-load", "Intel IMB 2019"),
+    REFUSED_2019,
     REFUSED("-mem_alloc_type", "Intel IMB 2021.2"),
 };
 
 static const struct mb_option ext_rows[] = {
-    MSGLOG_ROW,
-    INCLUDE_ROWS,
-    ITER_POLICY_ROW,
-    {.name = "-imb_barrier",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[2]),
-     .metavar = "off",
-     .help = "accepted as off only: MPI_Barrier (IMB 3.1)",
-     .parse = same_parse_2,
-     .show = same_show_2},
-    {.name = "-msg_pause",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[6]),
-     .metavar = "off",
-     .help = "accepted as off only: no pauses (IMB 3.1)",
-     .parse = same_parse_6,
-     .show = same_show_6},
-    {.name = "-aggregate_mode",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[7]),
-     .metavar = "multi",
-     .help = "accepted as multi only: aggregate and non-aggregate runs (IMB 3.1)",
-     .parse = same_parse_7,
-     .show = same_show_7},
-    REFUSED("-list", "Intel IMB 2019"),
-    REFUSED("-dump", "Intel IMB 2019"),
-    REFUSED("-load", "Intel IMB 2019"),
+    MSGLOG_ROW, INCLUDE_ROWS, ITER_POLICY_ROW, EXT_IO_SAME_ROWS, REFUSED_2019,
 };
 
 static const struct mb_option io_rows[] = {
     MSGLOG_ROW,
     INCLUDE_ROWS,
     ITER_POLICY_ROW,
-    {.name = "-imb_barrier",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[2]),
-     .metavar = "off",
-     .help = "accepted as off only: MPI_Barrier (IMB 3.1)",
-     .parse = same_parse_2,
-     .show = same_show_2},
-    {.name = "-msg_pause",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[6]),
-     .metavar = "off",
-     .help = "accepted as off only: no pauses (IMB 3.1)",
-     .parse = same_parse_6,
-     .show = same_show_6},
-    {.name = "-aggregate_mode",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(same_as_31[7]),
-     .metavar = "multi",
-     .help = "accepted as multi only: aggregate and non-aggregate runs (IMB 3.1)",
-     .parse = same_parse_7,
-     .show = same_show_7},
+    EXT_IO_SAME_ROWS,
     REFUSED("-warm_up", "Intel IMB 2019 Update 3"),
-    REFUSED("-list", "Intel IMB 2019"),
-    REFUSED("-dump", "Intel IMB 2019"),
-    REFUSED("-load", "Intel IMB 2019"),
+    REFUSED_2019,
 };
 
 const struct mb_option_set mb_imb_mpi1_newer_set = {mpi1_rows,
