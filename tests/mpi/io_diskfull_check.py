@@ -142,6 +142,22 @@ def stop_and_remove(proc, binary, cwd, small, wait=60, nprocs=2):
     return None
 
 
+def finish(proc, cmd, timeout):
+    """The run's (stdout, stderr), or None after printing the failure when it did not end in
+    time. Waits half a second after mpiexec returned: a rank's janitor may remove its files a
+    moment later."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        print(f"FAILED: no exit within {timeout} s\ncommand: {shlex.join(cmd)}\n"
+              f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
+        return None
+    time.sleep(0.5)
+    return out, err
+
+
 def check(opts, proc, out, err, small, cwd, filled):
     problems = []
     errors = [l for l in err.splitlines() if "error:" in l]
@@ -243,15 +259,10 @@ def main():
                                    os.path.join(cwd, "out", "IMB-IO.txt"), nprocs=opts.np)
         elif opts.mode == "remove":
             filled = stop_and_remove(proc, opts.bin, cwd, small, nprocs=opts.np)
-        try:
-            out, err = proc.communicate(timeout=opts.timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-            print(f"FAILED: no exit within {opts.timeout} s\ncommand: {shlex.join(cmd)}\n"
-                  f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
+        ended = finish(proc, cmd, opts.timeout)
+        if ended is None:
             return 1
-        time.sleep(0.5)  # a rank's janitor may remove its files a moment after mpiexec returned
+        out, err = ended
         problems = check(opts, proc, out, err, small, cwd, filled)
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"

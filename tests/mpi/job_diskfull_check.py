@@ -29,10 +29,9 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_diskfull_check import FILLER, SKIP, small_tmpfs, stop_and_fill  # noqa: E402
+from io_diskfull_check import FILLER, SKIP, finish, small_tmpfs, stop_and_fill  # noqa: E402
 
 SPACE = r"the scratch files need at least [0-9.]+ MB in '[^']*small/mpibench-io-[^']*' .*free"
 FULL = r"'[^']*small/mpibench-io-[^']*/IMB_out[^']*'.*(file system full\?|[Nn]o space left)"
@@ -136,15 +135,10 @@ def main():
         if opts.mode == "fill":
             filled = stop_and_fill(proc, opts.bin, cwd, small, os.path.join(res, "IMB-IO.txt"),
                                    wait=opts.timeout, nprocs=opts.np)
-        try:
-            out, err = proc.communicate(timeout=opts.timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-            print(f"FAILED: no exit within {opts.timeout} s\ncommand: {shlex.join(cmd)}\n"
-                  f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
+        ended = finish(proc, cmd, opts.timeout)
+        if ended is None:
             return 1
-        time.sleep(0.5)  # a rank's janitor may remove its files a moment after mpiexec returned
+        out, err = ended
         problems = check(opts.mode, proc.returncode, out, err, res, small, filled)
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
