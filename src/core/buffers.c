@@ -68,7 +68,7 @@ enum { MALLOC_HEADER = 2 * sizeof(size_t) };
 
 static void *alloc_malloc_layout(size_t bytes)
 {
-    char *p = mb_buf_alloc(bytes + MALLOC_HEADER);
+    char *p = bytes > (size_t)-1 - MALLOC_HEADER ? NULL : mb_buf_alloc(bytes + MALLOC_HEADER);
     return p ? p + MALLOC_HEADER : NULL;
 }
 
@@ -78,7 +78,7 @@ void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
     case MB_BUF_MPI:
         return alloc_mpi(bytes);
     case MB_BUF_MALLOC:
-        return bytes > (size_t)-1 - MALLOC_HEADER ? NULL : alloc_malloc_layout(bytes);
+        return alloc_malloc_layout(bytes);
     default:
         return mb_buf_alloc(bytes);
     }

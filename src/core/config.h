@@ -23,10 +23,9 @@ struct mb_common_config {
     int selftest;     /* --check-selftest: corrupt sent data to prove --check sees it */
     int quiet;        /* --quiet: no text on stdout */
     int dry_run;      /* --dry-run: print the run plan only */
-    /* --thread-level: enum mb_thread_level asked for, MB_THREAD_DEFAULT until the entry
-     * point puts in the suite's (core/thread_level.h). */
+    /* --thread-level: enum mb_thread_level, MB_THREAD_DEFAULT when not given (then the
+     * suite's; mb_config_thread_level, core/suite.h). */
     int thread_level;
-    int thread_level_given;
     int help;
     int version;
     /* The suite's validation made output_dir itself (the main job takes a fresh name with

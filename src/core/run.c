@@ -5,7 +5,6 @@
 #include "core/report_json.h"
 #include "core/sink.h"
 #include "core/suite.h"
-#include "core/thread_level.h"
 #include "core/timing.h"
 #include "core/userfile.h"
 #include "mb_version.h"
@@ -258,8 +257,6 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
         return;
     if (cfg->common.selftest)
         cfg->common.check = 1;
-    if (cfg->common.thread_level == MB_THREAD_DEFAULT)
-        cfg->common.thread_level = ctx->suite->thread_level;
     ctx->suite->validate(cfg, ctx->prov, err);
 }
 

@@ -33,12 +33,19 @@ static int parse_thread_level(struct mb_config *cfg, const char *value, struct m
 
     if (level < 0)
         return mb_usage(err,
-                        "invalid value '%s' for --thread-level (-thread_level): expected "
-                        "single, funneled, serialized or multiple",
+                        "invalid value '%s' for " MB_THREAD_LEVEL_OPTION " (" MB_THREAD_LEVEL_ALIAS
+                        "): expected single, funneled, serialized or "
+                        "multiple",
                         value);
     cfg->common.thread_level = level;
-    cfg->common.thread_level_given = 1;
     return 0;
+}
+
+int mb_config_thread_level(const struct mb_config *cfg)
+{
+    if (cfg->common.thread_level != MB_THREAD_DEFAULT)
+        return cfg->common.thread_level;
+    return cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->thread_level : MB_THREAD_SINGLE;
 }
 
 static const char *thread_level_call(int level)
@@ -48,21 +55,18 @@ static const char *thread_level_call(int level)
 
 static void show_thread_level(const struct mb_config *cfg, char *buf, size_t len)
 {
-    const int level = cfg->common.thread_level;
-
+    const int level = mb_config_thread_level(cfg);
     const struct mb_suite *s = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite) : NULL;
 
     snprintf(buf, len, "%s (%s%s)", mb_thread_level_word(level), thread_level_call(level),
-             cfg->common.thread_level_given ? ""
-             : s && s->legacy               ? ", as the original program"
-                                            : ", the default");
+             cfg->common.thread_level != MB_THREAD_DEFAULT ? ""
+             : s && s->legacy                              ? ", as the original program"
+                                                           : ", the default");
 }
 
 static void help_thread_level(const struct mb_config *cfg, char *buf, size_t len)
 {
-    const int level = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->thread_level : 0;
-
-    snprintf(buf, len, "%s", mb_thread_level_word(level));
+    snprintf(buf, len, "%s", mb_thread_level_word(mb_config_thread_level(cfg)));
 }
 
 #define COMMON(field) offsetof(struct mb_common_config, field)
@@ -100,8 +104,8 @@ const struct mb_option mb_common_options[] = {
      .help = "abort the job (exit 1) if one measurement takes longer than SEC seconds",
      .show = show_timeout,
      .block = MB_IN_COMMON},
-    {.name = "--thread-level",
-     .alias = "-thread_level",
+    {.name = MB_THREAD_LEVEL_OPTION,
+     .alias = MB_THREAD_LEVEL_ALIAS,
      .kind = MB_OPT_CUSTOM,
      .offset = COMMON(thread_level),
      .metavar = "single|funneled|serialized|multiple",

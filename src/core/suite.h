@@ -118,6 +118,10 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * exit status (0, 1 or 2, as README.md lists them): the same on every rank. */
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
 
+/* The thread level the run asks for: --thread-level's, else the suite's (what its original
+ * program asked for; core/thread_level.h). */
+int mb_config_thread_level(const struct mb_config *cfg);
+
 /* mpibench_run that also says why (rank 0; why may be NULL): for a non-zero status, the usage
  * error, the run-time error the run reported at its end (a phase of IMB-IO on a full disk), or
  * its data-check defects, as one line of at most len - 1 characters; "" otherwise (also when

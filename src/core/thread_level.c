@@ -40,12 +40,12 @@ int mb_thread_level_mpi(int level)
 /* The value of a --thread-level / -thread_level word at argv[i], or NULL. */
 static const char *option_value(int argc, char **argv, int i)
 {
-    static const char long_name[] = "--thread-level";
+    static const char long_name[] = MB_THREAD_LEVEL_OPTION;
     const char *a = argv[i];
 
     if (strncmp(a, long_name, sizeof long_name - 1) == 0 && a[sizeof long_name - 1] == '=')
         return a + sizeof long_name;
-    if ((strcmp(a, long_name) == 0 || strcmp(a, "-thread_level") == 0) && i + 1 < argc)
+    if ((strcmp(a, long_name) == 0 || strcmp(a, MB_THREAD_LEVEL_ALIAS) == 0) && i + 1 < argc)
         return argv[i + 1];
     return NULL;
 }
@@ -60,8 +60,9 @@ int mb_thread_level_wanted(int argc, char **argv)
     level = suite >= 0 ? mb_suite_at((size_t)suite)->thread_level : MB_THREAD_SINGLE;
     for (int i = 1; i < argc; i++) {
         const char *v = option_value(argc, argv, i);
-        if (v && mb_thread_level_parse(v) >= 0)
-            level = mb_thread_level_parse(v);
+        const int given = v ? mb_thread_level_parse(v) : -1;
+        if (given >= 0)
+            level = given;
     }
     return level;
 }

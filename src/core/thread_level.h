@@ -13,6 +13,10 @@
 
 /* In the order of the MPI levels; MB_THREAD_SINGLE means plain MPI_Init, as IMB 2019's
  * "-thread_level single" does. */
+/* The option's spellings: mpibench's and IMB 2019's. */
+#define MB_THREAD_LEVEL_OPTION "--thread-level"
+#define MB_THREAD_LEVEL_ALIAS  "-thread_level"
+
 enum mb_thread_level {
     MB_THREAD_SINGLE = 0,
     MB_THREAD_FUNNELED,

@@ -235,8 +235,8 @@ static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg,
         argv[n++] = "--check";
     /* One process, one MPI initialisation: every phase runs at the job's thread level and
      * says so, whatever its original program asked for (core/thread_level.h). */
-    argv[n++] = "--thread-level";
-    argv[n++] = (char *)mb_thread_level_word(cfg->common.thread_level);
+    argv[n++] = MB_THREAD_LEVEL_OPTION;
+    argv[n++] = (char *)mb_thread_level_word(mb_config_thread_level(cfg));
     if (p->io_flag) {
         argv[n++] = (char *)p->io_flag;
         argv[n++] = (char *)j->scratch;
