@@ -35,7 +35,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_diskfull_check import FILLER, SKIP, fill, ranks, small_tmpfs  # noqa: E402
+from io_diskfull_check import (FILLER, SKIP, filler_changed, fill, leftovers,  # noqa: E402
+                               ranks, small_tmpfs)
 from mbcheck import listing  # noqa: E402
 
 def run(opts, cwd, small, args):
@@ -118,10 +119,10 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
         result = [l for l in out.splitlines() if re.match(r" *b_eff_io = ", l)]
         if result:
             problems.append(f"a b_eff_io result on a full disk: {result}")
-        left = sorted(n for n in os.listdir(small) if n != FILLER)
-        size = os.path.getsize(os.path.join(small, FILLER))
-        if size != filled:
-            problems.append(f"the test's own file has {size} bytes, {filled} were written")
+        left = leftovers(small)
+        changed = filler_changed(small, filled)
+        if changed:
+            problems.append(changed)
     if left:
         problems.append(f"left in {small}: {left}")
     done = {f"b_eff_io.{e}" for e in ("prot", "sum", "plot", "gps")} if opts.mode == "budget" \

@@ -92,6 +92,18 @@ def fill(path):
     return done
 
 
+def leftovers(small):
+    """What a run left in the small file system besides the test's own filler."""
+    return sorted(n for n in os.listdir(small) if n != FILLER)
+
+
+def filler_changed(small, filled):
+    """A problem when the filler no longer has the filled bytes (the run touched a file it
+    did not create), else None."""
+    size = os.path.getsize(os.path.join(small, FILLER))
+    return None if size == filled else f"the test's own file has {size} bytes, {filled} were written"
+
+
 def ranks(binary, cwd):
     """The pids of the job's processes (working directory cwd), not their janitors."""
     from io_signal_check import processes_in  # noqa: E402 (a sibling module)
@@ -221,10 +233,10 @@ def check(opts, proc, out, err, small, cwd, filled):
                 problems.append(f"the JSON summary does not carry the error: {last}")
         except (OSError, IndexError, ValueError) as e:
             problems.append(f"no JSON summary: {e}")
-        left = sorted(n for n in os.listdir(small) if n != FILLER)
-        size = os.path.getsize(os.path.join(small, FILLER))
-        if size != filled:
-            problems.append(f"the test's own file has {size} bytes, {filled} were written")
+        left = leftovers(small)
+        changed = filler_changed(small, filled)
+        if changed:
+            problems.append(changed)
     if left:
         problems.append(f"scratch files left in the small directory: {left}")
     return problems

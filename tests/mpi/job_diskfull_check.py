@@ -31,7 +31,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_diskfull_check import FILLER, SKIP, finish, small_tmpfs, stop_and_fill  # noqa: E402
+from io_diskfull_check import (SKIP, filler_changed, finish, leftovers,  # noqa: E402
+                               small_tmpfs, stop_and_fill)
 
 SPACE = r"the scratch files need at least [0-9.]+ MB in '[^']*small/mpibench-io-[^']*' .*free"
 FULL = r"'[^']*small/mpibench-io-[^']*/IMB_out[^']*'.*(file system full\?|[Nn]o space left)"
@@ -101,14 +102,15 @@ def check(mode, status, out, err, res, small, filled):
                         f"{records[-1]}")
     if "Headline numbers:" not in summary or not re.search(r"b_eff +[0-9.]+ MB/s", summary):
         problems.append("summary.txt lacks the headline numbers")
-    left = sorted(n for n in os.listdir(small) if n != FILLER)
+    left = leftovers(small)
     if left:
         problems.append(f"left in the --io-dir: {left}")
     if mode == "fill":
+        changed = filler_changed(small, filled) if filled is not None else None
         if filled is None:
             problems.append("the IMB-IO phase never started")
-        elif os.path.getsize(os.path.join(small, FILLER)) != filled:
-            problems.append("the test's own file changed")
+        elif changed:
+            problems.append(changed)
     return problems
 
 
