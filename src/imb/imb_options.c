@@ -568,42 +568,46 @@ static const struct mb_option_set order_set = {order_options,
 /* Where the message buffers come from, by default as IMB 3.1 took them (IMB_mem_manager.c):
  * malloc for IMB-MPI1 (IMB_v_alloc), MPI_Alloc_mem for IMB-EXT and IMB-IO (IMB_alloc_buf);
  * mmap is mpibench's own page-aligned allocation (docs/adr/program-imb-buffers.md). */
-static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
+static const struct {
+    enum mb_buf_source src;
+    const char *word, *what;
+} alloc_sources[] = {
+    {MB_BUF_MALLOC, "malloc", "message buffers laid out as malloc's"},
+    {MB_BUF_MMAP, "mmap", "message buffers from mpibench's own page-aligned mmap"},
+    {MB_BUF_MPI, "mpi", "message buffers from MPI_Alloc_mem"},
+};
+enum { N_ALLOC_SOURCES = sizeof alloc_sources / sizeof alloc_sources[0] };
+
+static size_t alloc_index(enum mb_buf_source src)
 {
-    if (strcmp(value, "mpi") == 0)
-        settings(cfg)->alloc = MB_BUF_MPI;
-    else if (strcmp(value, "mmap") == 0)
-        settings(cfg)->alloc = MB_BUF_MMAP;
-    else if (strcmp(value, "malloc") == 0)
-        settings(cfg)->alloc = MB_BUF_MALLOC;
-    else
-        return mb_usage(err, "invalid value '%s' for -alloc: expected malloc, mmap or mpi", value);
-    return 0;
+    size_t i = 0;
+    while (i + 1 < N_ALLOC_SOURCES && alloc_sources[i].src != src)
+        i++;
+    return i;
 }
 
-static const char *alloc_words(enum mb_buf_source src)
+static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    switch (src) {
-    case MB_BUF_MPI:
-        return "mpi: message buffers from MPI_Alloc_mem";
-    case MB_BUF_MALLOC:
-        return "malloc: message buffers laid out as malloc's";
-    default:
-        return "mmap: message buffers from mpibench's own page-aligned mmap";
-    }
+    for (size_t i = 0; i < N_ALLOC_SOURCES; i++)
+        if (strcmp(value, alloc_sources[i].word) == 0) {
+            settings(cfg)->alloc = alloc_sources[i].src;
+            return 0;
+        }
+    return mb_usage(err, "invalid value '%s' for -alloc: expected malloc, mmap or mpi", value);
 }
 
 static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
-    snprintf(buf, len, "%s%s", alloc_words(mb_imb_buf_source(c)),
+    const size_t i = alloc_index(mb_imb_buf_source(c));
+    snprintf(buf, len, "%s: %s%s", alloc_sources[i].word, alloc_sources[i].what,
              c->alloc ? "" : " (default, as IMB 3.1)");
 }
 
 static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s",
-             mb_imb_family(mb_imb_cfg(cfg))->buffers == MB_BUF_MPI ? "mpi" : "malloc");
+             alloc_sources[alloc_index(mb_imb_family(mb_imb_cfg(cfg))->buffers)].word);
 }
 
 #define ALLOC_ROW                                                                                  \
