@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""IMB-MPI1-style programs side by side in alternating rounds, each run under chrt -f 1: the
+median time per benchmark and length of every variant, and its ratio to the first variant.
+
+The first variant is the reference (IMB 3.1 built by bench/originals/build.sh, outside this
+checkout); the others are mpibench with options to compare (docs/adr/imb-thread-level.md and
+docs/adr/program-imb-buffers.md were measured so). Times: t of PingPong/PingPing, t_avg of the
+other tables. Needs root or CAP_SYS_NICE for chrt; 2 processes, so one per core here.
+
+Usage: imb_variants.py ROUNDS BENCH,BENCH,... LENGTHS_FILE NAME=BINARY[:ARGS] ...
+  e.g. imb_variants.py 5 PingPong,Alltoall lengths \\
+         imb31=$ORIG/imb31-openmpi/IMB-MPI1 mb=build-openmpi/IMB-MPI1 \\
+         single="build-openmpi/IMB-MPI1:-thread_level single"
+  MPIEXEC sets the launcher (default "mpiexec --oversubscribe"; MPICH: mpiexec.mpich).
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)(?:\s+([\d.]+))?")
+
+
+def times(text):
+    """(benchmark, length) -> t of one run's text."""
+    out, bench = {}, None
+    for line in text.splitlines():
+        m = re.match(r"# Benchmarking (\S+)", line)
+        if m:
+            bench = m.group(1)
+            continue
+        m = ROW.match(line)
+        if m and bench:
+            cols = [float(x) for x in m.groups()[2:] if x]
+            single = bench in ("PingPong", "PingPing") or len(cols) < 3
+            out[(bench, int(m.group(1)))] = cols[0] if single else cols[2]
+    return out
+
+
+def main():
+    if len(sys.argv) < 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    rounds, benches, lengths = int(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
+    variants = []
+    for spec in sys.argv[4:]:
+        name, _, rest = spec.partition("=")
+        binary, _, args = rest.partition(":")
+        variants.append((name, binary, args.split()))
+    launcher = os.environ.get("MPIEXEC", "mpiexec --oversubscribe").split()
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    res = {}
+    for r in range(rounds):
+        k = r % len(variants)
+        for name, binary, args in variants[k:] + variants[:k]:
+            cmd = (["chrt", "-f", "1"] + launcher + ["-np", "2", binary] + benches +
+                   ["-msglen", lengths] + args)
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+            if out.returncode != 0:
+                print(f"exit {out.returncode}: {' '.join(cmd)}\n{out.stderr[-1500:]}",
+                      file=sys.stderr)
+                return 1
+            for key, t in times(out.stdout).items():
+                res.setdefault(key, {}).setdefault(name, []).append(t)
+    names = [v[0] for v in variants]
+    print("%-14s %9s " % ("benchmark", "bytes") + " ".join("%12s" % n for n in names) +
+          "   ratio " + names[0] + " / each")
+    for (bench, length), d in res.items():
+        med = [statistics.median(d[n]) if n in d else float("nan") for n in names]
+        print("%-14s %9d " % (bench, length) + " ".join("%12.2f" % m for m in med) + "   " +
+              " ".join("%5.2f" % (med[0] / m if m else 0) for m in med[1:]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
