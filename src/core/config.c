@@ -72,57 +72,96 @@ void mb_config_free(struct mb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
-struct bcast_ctx {
-    MPI_Comm comm;
-    int rank;
+/* The configuration travels as one packed message (its length, then the message) rather than
+ * one broadcast per field: a per-field broadcast sent some twenty messages from rank 0 to every
+ * other rank before the first measurement, and Open MPI's shared-memory transport sets up its
+ * fast path to a peer after 16 sends (btl_vader_fbox_threshold), so mpibench's first timed
+ * loop ran on a path the originals' first loop had yet to build (Presta com's first length
+ * came out 1.5-7x faster than com.c's; docs/adr/startup-messages.md). Heap blocks (strings,
+ * lists) go as a length (-1 for NULL) and their bytes; fixed blocks as their bytes, whose
+ * pointer fields the heap blocks that follow replace on the receiving ranks. */
+struct packer {
+    char *buf;
+    size_t len, cap; /* rank 0: bytes packed so far and room; others: bytes read so far */
+    int unpack;
 };
 
-/* Broadcasts one heap block whose pointer lives in a settings block: rank 0's pointer value is
- * meaningless elsewhere, so the length goes first (-1 for NULL) and the block follows. */
-static void bcast_block(void **ptr, size_t bytes, MPI_Comm comm, int rank)
+static void pack_raw(struct packer *p, void *bytes, size_t n)
 {
-    long long len = (rank == 0) ? (*ptr ? (long long)bytes : -1) : 0;
-
-    MB_MPI(MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm));
-    if (rank != 0)
-        *ptr = (len < 0) ? NULL : mb_xmalloc((size_t)len);
-    if (len > 0) {
-        /* Chunks below INT_MAX keep the count argument in range for any list length. */
-        char *p = *ptr;
-        for (long long off = 0; off < len; off += INT_MAX / 2) {
-            long long chunk = len - off < INT_MAX / 2 ? len - off : INT_MAX / 2;
-            MB_MPI(MPI_Bcast(p + off, (int)chunk, MPI_BYTE, 0, comm));
+    if (p->unpack) {
+        memcpy(bytes, p->buf + p->len, n);
+    } else {
+        if (p->len + n > p->cap) {
+            p->cap = 2 * (p->len + n);
+            p->buf = mb_xrealloc(p->buf, p->cap);
         }
+        memcpy(p->buf + p->len, bytes, n);
     }
+    p->len += n;
 }
 
-static void bcast_field(void **ptr, size_t count, size_t elem, void *user)
+static void pack_block(void **ptr, size_t bytes, struct packer *p)
 {
-    const struct bcast_ctx *b = user;
+    long long len = p->unpack ? 0 : (*ptr ? (long long)bytes : -1);
+
+    pack_raw(p, &len, sizeof len);
+    if (p->unpack)
+        *ptr = (len < 0) ? NULL : mb_xmalloc(len > 0 ? (size_t)len : 1);
+    if (len > 0)
+        pack_raw(p, *ptr, (size_t)len);
+}
+
+static void pack_field(void **ptr, size_t count, size_t elem, void *user)
+{
+    struct packer *p = user;
     /* elem == 0: a string, its length known on rank 0 only. */
-    size_t bytes = elem ? count * elem : (b->rank == 0 && *ptr ? strlen(*ptr) + 1 : 0);
-    bcast_block(ptr, bytes, b->comm, b->rank);
+    size_t bytes = elem ? count * elem : (!p->unpack && *ptr ? strlen(*ptr) + 1 : 0);
+
+    pack_block(ptr, bytes, p);
 }
 
-static void bcast_bytes(void *p, size_t bytes, MPI_Comm comm)
+/* Packs (rank 0) or unpacks (the others) the whole configuration, in one order for both. */
+static void pack_config(struct mb_config *cfg, struct packer *p)
 {
-    MB_MPI(MPI_Bcast(p, (int)bytes, MPI_BYTE, 0, comm));
-}
-
-void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm)
-{
-    struct bcast_ctx b = {comm, 0};
     const struct mb_settings_type *t = cfg->settings_type;
 
-    MB_MPI(MPI_Comm_rank(comm, &b.rank));
-    MB_MPI(MPI_Bcast(&cfg->suite, 1, MPI_INT, 0, comm));
-    bcast_field((void **)&cfg->prog, 0, 0, &b);
-    bcast_field((void **)&cfg->cmdline, 0, 0, &b);
-    bcast_bytes(&cfg->common, sizeof cfg->common, comm);
-    each_heap_field(mb_common_options, mb_n_common_options, cfg, MB_IN_COMMON, bcast_field, &b);
+    pack_raw(p, &cfg->suite, sizeof cfg->suite);
+    pack_field((void **)&cfg->prog, 0, 0, p);
+    pack_field((void **)&cfg->cmdline, 0, 0, p);
+    pack_raw(p, &cfg->common, sizeof cfg->common);
+    each_heap_field(mb_common_options, mb_n_common_options, cfg, MB_IN_COMMON, pack_field, p);
     if (!t)
         return;
-    bcast_bytes(cfg->settings, t->size, comm);
+    pack_raw(p, cfg->settings, t->size);
     for (size_t k = 0; k < MB_MAX_SETS - 1 && t->sets[k]; k++)
-        each_heap_field(t->sets[k]->rows, t->sets[k]->n, cfg, MB_IN_SUITE, bcast_field, &b);
+        each_heap_field(t->sets[k]->rows, t->sets[k]->n, cfg, MB_IN_SUITE, pack_field, p);
+}
+
+void mb_config_pack(struct mb_config *cfg, struct mb_config_msg *msg)
+{
+    struct packer p = {NULL, 0, 0, 0};
+
+    pack_config(cfg, &p);
+    msg->buf = p.buf;
+    msg->len = (long long)p.len;
+}
+
+void mb_config_bcast(struct mb_config *cfg, struct mb_config_msg *msg, MPI_Comm comm)
+{
+    int rank;
+
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    if (rank != 0)
+        msg->buf = mb_xmalloc(msg->len > 0 ? (size_t)msg->len : 1);
+    /* Chunks below INT_MAX keep the count argument in range for any list length. */
+    for (long long off = 0; off < msg->len; off += INT_MAX / 2) {
+        long long chunk = msg->len - off < INT_MAX / 2 ? msg->len - off : INT_MAX / 2;
+        MB_MPI(MPI_Bcast(msg->buf + off, (int)chunk, MPI_BYTE, 0, comm));
+    }
+    if (rank != 0) {
+        struct packer p = {msg->buf, 0, (size_t)msg->len, 1};
+        pack_config(cfg, &p);
+    }
+    free(msg->buf);
+    msg->buf = NULL;
 }

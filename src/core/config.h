@@ -57,9 +57,17 @@ void mb_config_settings(struct mb_config *cfg, const struct mb_settings_type *ty
 
 void mb_config_free(struct mb_config *cfg);
 
-/* Collective: copies rank 0's configuration to all ranks. The blocks travel as bytes; then
- * every heap field named by an option row (strings, and the hidden MB_OPT_LIST rows) is sent
- * and replaces rank 0's pointer, so no list of fields is kept by hand here. */
-void mb_config_bcast(struct mb_config *cfg, MPI_Comm comm);
+/* Rank 0's configuration as one message (docs/adr/startup-messages.md): mb_config_pack makes
+ * it on rank 0; its length reaches the other ranks with the verdict on the command line
+ * (mb_agree_with); then mb_config_bcast copies it to every rank (collective) and frees it.
+ * The blocks travel as bytes; every heap field named by an option row (strings, and the
+ * hidden MB_OPT_LIST rows) follows and replaces rank 0's pointer, so no list of fields is
+ * kept by hand here. */
+struct mb_config_msg {
+    char *buf;
+    long long len;
+};
+void mb_config_pack(struct mb_config *cfg, struct mb_config_msg *msg);
+void mb_config_bcast(struct mb_config *cfg, struct mb_config_msg *msg, MPI_Comm comm);
 
 #endif

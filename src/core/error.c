@@ -143,19 +143,32 @@ void mb_eprintf(const char *fmt, ...)
     va_end(ap);
 }
 
-int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)
+int mb_agree_with(const struct mb_error *err, const char *prog, MPI_Comm comm, long long *data,
+                  int n)
 {
+    long long msg[1 + MB_AGREE_DATA] = {MB_ERR_NONE};
     int rank;
-    int kind = MB_ERR_NONE;
 
+    if (n < 0 || n > MB_AGREE_DATA)
+        mb_die("internal error: %d values agreed (at most %d)", n, MB_AGREE_DATA);
     MB_MPI(MPI_Comm_rank(comm, &rank));
     if (rank == 0) {
-        kind = (int)err->kind;
+        msg[0] = (long long)err->kind;
         if (err->kind != MB_ERR_NONE)
             mb_eprintf("%s: %s: %s", prog, mb_error_label(err->kind), err->msg);
+        for (int i = 0; i < n; i++)
+            msg[1 + i] = data[i];
     }
-    MB_MPI(MPI_Bcast(&kind, 1, MPI_INT, 0, comm));
-    return mb_error_status((enum mb_error_kind)kind);
+    /* One message for the verdict and the values that go with it (see mb_agree_with). */
+    MB_MPI(MPI_Bcast(msg, 1 + n, MPI_LONG_LONG, 0, comm));
+    for (int i = 0; i < n; i++)
+        data[i] = msg[1 + i];
+    return mb_error_status((enum mb_error_kind)msg[0]);
+}
+
+int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm)
+{
+    return mb_agree_with(err, prog, comm, NULL, 0);
 }
 
 void mb_die(const char *fmt, ...)

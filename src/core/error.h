@@ -50,6 +50,14 @@ int mb_error_set(struct mb_error *err, enum mb_error_kind kind, const char *fmt,
  * stderr, prefixed with prog. Returns the exit status every rank must return (0 = go on). */
 int mb_agree(const struct mb_error *err, const char *prog, MPI_Comm comm);
 
+/* mb_agree, and rank 0's n values of data (at most MB_AGREE_DATA) copied to every rank in the
+ * same message. Startup sends few messages before the first measurement: Open MPI's
+ * shared-memory transport builds its fast path to a peer after 16 sends to it, and the
+ * original programs' first timed loop paid for that (docs/adr/startup-messages.md). */
+enum { MB_AGREE_DATA = 4 };
+int mb_agree_with(const struct mb_error *err, const char *prog, MPI_Comm comm, long long *data,
+                  int n);
+
 /* The characters a user's string can bring that must not reach a terminal raw: control
  * characters other than newline and tab. Messages (mb_eprintf) and output text (mb_printf)
  * show them as \xNN. */

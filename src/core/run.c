@@ -351,6 +351,8 @@ int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why,
     struct mb_provenance prov;
     struct outputs outs = {0};
     int info[3] = {-1, 1, TOP_RUN}; /* suite, first argument, top-level request */
+    long long agreed[3];
+    struct mb_config_msg msg = {NULL, 0};
     int status;
 
     memset(&ctx, 0, sizeof ctx);
@@ -364,9 +366,11 @@ int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why,
     /* Only rank 0 reads the command line; the others learn the outcome. */
     if (ctx.rank == 0)
         dispatch(argc, argv, &info[0], &info[1], &info[2], &cfg, &err);
-    status = mb_agree(&err, ctx.rank == 0 ? cfg.prog : "", ctx.world);
-    if (status == 0)
-        MB_MPI(MPI_Bcast(info, 3, MPI_INT, 0, ctx.world));
+    for (int i = 0; i < 3; i++)
+        agreed[i] = info[i];
+    status = mb_agree_with(&err, ctx.rank == 0 ? cfg.prog : "", ctx.world, agreed, 3);
+    for (int i = 0; i < 3; i++)
+        info[i] = (int)agreed[i];
     if (status == 0 && info[2] != TOP_RUN) {
         if (ctx.rank == 0 && info[2] == TOP_HELP)
             toplevel_usage(out);
@@ -388,12 +392,17 @@ int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why,
     ctx.prov = &prov;
     cfg.suite = info[0];
     mb_config_settings(&cfg, ctx.suite->settings);
-    if (ctx.rank == 0)
+    if (ctx.rank == 0) {
         configure(&ctx, argc, argv, info[1], &cfg, &err);
-    status = mb_agree(&err, cfg.prog, ctx.world);
-    if (status != 0)
+        if (err.kind == MB_ERR_NONE)
+            mb_config_pack(&cfg, &msg);
+    }
+    status = mb_agree_with(&err, cfg.prog, ctx.world, &msg.len, 1);
+    if (status != 0) {
+        free(msg.buf);
         goto free_prov;
-    mb_config_bcast(&cfg, ctx.world);
+    }
+    mb_config_bcast(&cfg, &msg, ctx.world);
     if (cfg.common.help || cfg.common.version) {
         if (ctx.rank == 0 && cfg.common.help)
             print_help(ctx.suite, cfg.prog, &cfg, out);
