@@ -229,6 +229,9 @@ def load_records(path, schema, notes):
             err = jsonschema.exceptions.best_match(whole.iter_errors(rec))
             check(err is None, f"JSON record does not match the schema: "
                                f"{err.message if err else ''}\n{rec}")
+    problems = mbcheck.schema_rules.rule_problems(doc) + \
+        mbcheck.schema_rules.record_problems(records, doc)
+    check(not problems, "; ".join(problems[:5]))
     return records
 
 
