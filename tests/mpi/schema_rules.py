@@ -47,7 +47,8 @@ UNITS = [
 STATISTICS = re.compile(r"_(median|q1|q3|ci95_low|ci95_high|samples)$")
 REPLACED = re.compile(r"(_us|_mbs|mbytes|_mb|_gb|_kb|_ms)(_|$)")
 # A description that contradicts the unit of the name (the bug of schema version 1).
-CONTRADICTS = {"MB/s": re.compile(r"2\^20|MiB"), "MiB/s": re.compile(r"10\^6|1e6")}
+CONTRADICTS = {"MB/s": re.compile(r"2\^20|MiB"), "MiB/s": re.compile(r"10\^6|1e6"),
+               "usec": re.compile(r"\bseconds\b"), "s": re.compile(r"microsecond|usec")}
 COMMON = ("type", "schema_version", "run_id", "suite")
 
 
