@@ -16,7 +16,7 @@ one() { # np -> prints "np seconds b_eff"
     start=$(date +%s.%N)
     (cd "$work" && $launcher -np "$1" "$bin" --quiet --json r.jsonl >/dev/null)
     end=$(date +%s.%N)
-    beff=$(sed -n 's/.*"b_eff_mbytes_per_sec":\([0-9.e+-]*\).*/\1/p' "$work/r.jsonl")
+    beff=$(sed -n 's/.*"b_eff_mb_per_sec":\([0-9.e+-]*\).*/\1/p' "$work/r.jsonl")
     awk -v np="$1" -v a="$start" -v b="$end" -v x="$beff" 'BEGIN { printf "%d %.1f %.1f\n", np, b - a, x }'
 }
 

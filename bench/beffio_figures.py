@@ -68,8 +68,8 @@ def mpibench(mpiexec, build, np, opts, work):
     parts = [r for r in recs if r["type"] == "beffio_partition"]
     if len(res) != 1 or res[0]["errors"] or not parts:
         sys.exit(f"mpibench b_eff_io: no clean result in {js}")
-    rel21 = max(p["release21_mbytes_per_sec"] for p in parts)
-    return res[0]["b_eff_io_mbytes_per_sec"], res[0]["total_time_sec"], wall, rel21
+    rel21 = max(p["release21_mb_per_sec"] for p in parts)
+    return res[0]["b_eff_io_mb_per_sec"], res[0]["total_time_sec"], wall, rel21
 
 
 def original(mpiexec, exe, np, opts, work):

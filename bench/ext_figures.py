@@ -11,7 +11,7 @@ then the reference first) so that a drift of the machine's load favours neither.
 chosen so that exactly the reference's repetition count runs, and the JSON says so (checked).
 
   0 B      latency    t_max_usec vs the reference's usec   (--lat-reps, default 100000)
-  4 MiB    bandwidth  mbytes_per_sec vs the reference's MB/s (--bw-reps, default 100: both
+  4 MiB    bandwidth  mib_per_sec vs the reference's MB/s (--bw-reps, default 100: both
            programs hold REPS disjoint 4 MiB sections in the window and the origin buffer,
            2 x 400 MB per process)
 
@@ -60,7 +60,7 @@ def lenfile(tmp, size):
 
 
 def imb_ext(mpiexec, build, tmp, size, reps):
-    """{mode: (t_max_usec, mbytes_per_sec)} of one IMB-EXT Unidir_Put run."""
+    """{mode: (t_max_usec, mib_per_sec)} of one IMB-EXT Unidir_Put run."""
     path = os.path.join(tmp, "ext.jsonl")
     # The reference writes disjoint sections (the guide's placement), so IMB-EXT runs with
     # -win_disp sections, not its default displacement 0 (IMB 3.1's program).
@@ -76,7 +76,7 @@ def imb_ext(mpiexec, build, tmp, size, reps):
             if r["repetitions"] != reps or r.get("status", "ok") != "ok":
                 sys.exit(f"IMB-EXT ran {r['repetitions']} repetitions ({r.get('status')}) "
                          f"of {size} B in mode {r['mode']}, not {reps}: {line.strip()}")
-            out[r["mode"]] = (r["t_max_usec"], r["mbytes_per_sec"])
+            out[r["mode"]] = (r["t_max_usec"], r["mib_per_sec"])
     if set(out) != set(MODES):
         sys.exit(f"IMB-EXT Unidir_Put {size} B: rows for {sorted(out)}, expected {MODES}")
     return out

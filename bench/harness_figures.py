@@ -57,7 +57,7 @@ def imb_pingpong(mpiexec, build, tmp, size, reps):
     with open(os.path.join(tmp, "pp.jsonl")) as f:
         rows = [json.loads(l) for l in f if '"result"' in l]
     assert rows[0]["repetitions"] == reps, rows[0]
-    return rows[0]["t_max_usec"], rows[0]["mbytes_per_sec"]
+    return rows[0]["t_max_usec"], rows[0]["mib_per_sec"]
 
 
 def ref_pingpong(mpiexec, build, size, reps):

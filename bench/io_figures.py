@@ -57,7 +57,7 @@ def imb_io(mpiexec, build, tmp, scratch, bench, size, reps, np=1):
             if r["type"] == "result" and r.get("mode") == "aggregate" and r["processes"] == np:
                 if r["repetitions"] != reps or r["status"] != "ok":
                     sys.exit(f"IMB-IO {bench} ran {r['repetitions']} repetitions, not {reps}")
-                rows.append(r["mbytes_per_sec"])
+                rows.append(r["mib_per_sec"])
     if len(rows) != 2:
         sys.exit(f"IMB-IO {bench}: {len(rows)} aggregate rows on {np} processes, expected 2")
     return rows[1]

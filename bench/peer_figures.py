@@ -333,7 +333,7 @@ def beff_mpibench(mpiexec, build, tmp, memory, np, profile):
         for line in f:
             r = json.loads(line)
             if r["type"] == "beff_result":
-                return r["b_eff_mbytes_per_sec"], r["b_eff_at_lmax_mbytes_per_sec"]
+                return r["b_eff_mb_per_sec"], r["b_eff_at_lmax_mb_per_sec"]
     sys.exit(f"no beff_result in {path}")
 
 

@@ -328,8 +328,8 @@ def beff_suite(ctx, opts):
             + profile + ["-f", "mine", "--json", js, "--quiet"], work, 1800)
         for r in read_jsonl(js):
             if r["type"] == "beff_result":
-                lmax = r["b_eff_at_lmax_mbytes_per_sec"]
-                return {("b_eff", 2, 0, "MB/s"): (r["b_eff_mbytes_per_sec"], "bw", None),
+                lmax = r["b_eff_at_lmax_mb_per_sec"]
+                return {("b_eff", 2, 0, "MB/s"): (r["b_eff_mb_per_sec"], "bw", None),
                         ("b_eff at L_max", 2, 0, "MB/s"): (lmax, "bw", None)}
         raise Failed("mpibench b_eff: no beff_result")
     return [Suite("b_eff", 2, f"{mem} MiB per process (L_max {mem / 128:g} MiB), "
@@ -383,15 +383,15 @@ def beffio_suite(ctx, opts):
         for r in read_jsonl(js):
             if r["type"] == "beffio_result":
                 rows[("b_eff_io (headline)", 2, 0, "MB/s")] = (
-                    r["b_eff_io_mbytes_per_sec"], "bw", None)
+                    r["b_eff_io_mb_per_sec"], "bw", None)
             if r["type"] == "beffio_partition":
                 n = r["processes"]
                 rows[(f"partition {n} PE: b_eff_io", 2, 0, "MB/s")] = (
-                    r["b_eff_io_mbytes_per_sec"], "bw", None)
-                if "release21_mbytes_per_sec" in r:
+                    r["b_eff_io_mb_per_sec"], "bw", None)
+                if "release21_mb_per_sec" in r:
                     rows[(f"partition {n} PE: b_eff_io by 2.1's formula", 2, 0, "MB/s")] = (
-                        r["release21_mbytes_per_sec"], "bw", None)
-                for a, v in zip(("write", "rewrite", "read"), r["access_mbytes_per_sec"]):
+                        r["release21_mb_per_sec"], "bw", None)
+                for a, v in zip(("write", "rewrite", "read"), r["access_mb_per_sec"]):
                     rows[(f"partition {n} PE: {a}", 2, 0, "MB/s")] = (v, "bw", None)
         return rows
 
@@ -480,12 +480,12 @@ def presta_json(prog, recs):
     for r in recs:
         if r["type"] == "presta_row":
             if prog == "laten":
-                rows[("Max latency", r["processes"], 0, "us")] = (r["latency_us"], "t", None)
+                rows[("Max latency", r["processes"], 0, "us")] = (r["latency_usec"], "t", None)
             else:
-                n = r["size_bytes"]
-                rows[(r["test"], r["processes"], n, "op time")] = (r["op_time_us"], "t", n)
+                n = r["bytes"]
+                rows[(r["test"], r["processes"], n, "op time")] = (r["op_time_usec"], "t", n)
         elif r["type"] == "presta_allred":
-            rows[("Op mean", 2, 0, "us")] = (r["op_mean_us"], "t", None)
+            rows[("Op mean", 2, 0, "us")] = (r["op_mean_usec"], "t", None)
         elif r["type"] == "presta_globalop":
             vals.setdefault(r["section"], []).append(r["avg_sec"])
     for sec, v in vals.items():

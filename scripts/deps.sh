@@ -7,10 +7,11 @@ set -eu
 
 PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev help2man"
 # With --tests (scripts/test.sh): what the tests use besides - an HTML validator, a
-# headless browser that loads the main job's index.html, and iproute2 (`ip`) for the
-# multi-host tier's network namespaces (tests/multihost).
+# headless browser that loads the main job's index.html, iproute2 (`ip`) for the
+# multi-host tier's network namespaces (tests/multihost), and pandas for the recipe in
+# docs/output.md (doc.pandas_recipe).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES tidy chromium iproute2"
+    PACKAGES="$PACKAGES tidy chromium iproute2 python3-pandas"
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -20,7 +20,7 @@ void mb_beff_json_patterns(const struct mb_ctx *ctx, const struct mb_beff_patter
     for (int p = 0; p < set->n; p++) {
         const struct mb_beff_pattern *q = &set->p[p];
         struct mb_jobj o;
-        mb_jobj_begin(&o, "beff_pattern");
+        mb_jobj_begin(&o, "beff_pattern", ctx->json);
         mb_jobj_int(&o, "pattern", p);
         mb_jobj_str(&o, "label", q->label);
         mb_jobj_str(&o, "role", role_name(q->role));
@@ -41,7 +41,7 @@ void mb_beff_json_measurement(const struct mb_ctx *ctx, const struct mb_beff_dat
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "beff_measurement");
+    mb_jobj_begin(&o, "beff_measurement", ctx->json);
     mb_jobj_int(&o, "repetition", rep);
     mb_jobj_int(&o, "pattern", p);
     mb_jobj_str(&o, "label", set->p[p].label);
@@ -50,10 +50,10 @@ void mb_beff_json_measurement(const struct mb_ctx *ctx, const struct mb_beff_dat
     mb_jobj_int(&o, "bytes", d->len[k]);
     mb_jobj_int(&o, "looplength", d->loops[i]);
     mb_jobj_num(&o, "time_max_sec", d->tmax[i]);
-    mb_jobj_num(&o, "mbytes_per_sec", d->b[i] / 1e6);
-    mb_jobj_num(&o, "per_process_min_mbytes_per_sec", d->pmin[i] / 1e6);
-    mb_jobj_num(&o, "per_process_avg_mbytes_per_sec", d->pavg[i] / 1e6);
-    mb_jobj_num(&o, "per_process_max_mbytes_per_sec", d->pmax[i] / 1e6);
+    mb_jobj_num(&o, "mb_per_sec", d->b[i] / 1e6);
+    mb_jobj_num(&o, "per_process_min_mb_per_sec", d->pmin[i] / 1e6);
+    mb_jobj_num(&o, "per_process_avg_mb_per_sec", d->pavg[i] / 1e6);
+    mb_jobj_num(&o, "per_process_max_mb_per_sec", d->pmax[i] / 1e6);
     mb_jobj_write(&o, ctx->json);
 }
 
@@ -74,38 +74,38 @@ void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *
         rnd[k] = a->geo[k].random;
         fin[k] = a->geo[k].final;
     }
-    mb_jobj_begin(&o, "beff_result");
+    mb_jobj_begin(&o, "beff_result", ctx->json);
     mb_jobj_int(&o, "processes", n);
-    mb_jobj_int(&o, "memory_per_process_mb", mb_beff_cfg(r->cfg)->memory_mb);
+    mb_jobj_int(&o, "memory_per_process_mib", mb_beff_cfg(r->cfg)->memory_mb);
     mb_jobj_int(&o, "lmax_bytes", r->d->len[MB_BEFF_SIZES - 1]);
     mb_jobj_str(&o, "profile", mb_beff_profile_name[mb_beff_cfg(r->cfg)->profile]);
     mb_jobj_int(&o, "repetitions", r->d->nrep);
     mb_jobj_int(&o, "random_patterns", mb_beff_cfg(r->cfg)->random);
     mb_jobj_int(&o, "seed", mb_beff_cfg(r->cfg)->seed);
-    mb_jobj_num(&o, "b_eff_mbytes_per_sec", a->beff / 1e6);
-    mb_jobj_num(&o, "b_eff_per_process_mbytes_per_sec", a->beff / 1e6 / n);
-    mb_jobj_num(&o, "b_eff_at_lmax_mbytes_per_sec", a->beff_lmax / 1e6);
-    mb_jobj_num(&o, "b_eff_at_lmax_per_process_mbytes_per_sec", a->beff_lmax / 1e6 / n);
-    mb_jobj_num(&o, "rings_at_lmax_mbytes_per_sec", a->ring_lmax / 1e6);
-    mb_jobj_num(&o, "rings_at_lmax_per_process_mbytes_per_sec", a->ring_lmax / 1e6 / n);
+    mb_jobj_num(&o, "b_eff_mb_per_sec", a->beff / 1e6);
+    mb_jobj_num(&o, "b_eff_per_process_mb_per_sec", a->beff / 1e6 / n);
+    mb_jobj_num(&o, "b_eff_at_lmax_mb_per_sec", a->beff_lmax / 1e6);
+    mb_jobj_num(&o, "b_eff_at_lmax_per_process_mb_per_sec", a->beff_lmax / 1e6 / n);
+    mb_jobj_num(&o, "rings_at_lmax_mb_per_sec", a->ring_lmax / 1e6);
+    mb_jobj_num(&o, "rings_at_lmax_per_process_mb_per_sec", a->ring_lmax / 1e6 / n);
     mb_jobj_num(&o, "latency_usec", a->latency * 1e6);
     mb_jobj_num(&o, "latency_rings_usec", a->latency_ring * 1e6);
     if (a->pp_latency > 0) {
         mb_jobj_num(&o, "pingpong_latency_usec", a->pp_latency * 1e6);
-        mb_jobj_num(&o, "pingpong_bandwidth_mbytes_per_sec", a->pp_bandwidth / 1e6);
+        mb_jobj_num(&o, "pingpong_bandwidth_mb_per_sec", a->pp_bandwidth / 1e6);
     } else {
         mb_jobj_null(&o, "pingpong_latency_usec");
-        mb_jobj_null(&o, "pingpong_bandwidth_mbytes_per_sec");
+        mb_jobj_null(&o, "pingpong_bandwidth_mb_per_sec");
     }
     mb_jobj_num(&o, "measurement_loop_sec", r->d->loop_elapsed);
     mb_jobj_bool(&o, "shortened_3_6", r->d->shortened);
     mb_jobj_int(&o, "logavg_errors", a->logavg_errors);
     mb_jarray_nums(&o, "bytes", lens, MB_BEFF_SIZES, 1, 1);
     /* Per size (then the average over sizes as the last element), accumulated MB/s. */
-    mb_jarray_nums(&o, "rings_mbytes_per_sec", ring, W, 1, 1e-6);
-    mb_jarray_nums(&o, "random_mbytes_per_sec", rnd, W, 1, 1e-6);
-    mb_jarray_nums(&o, "b_eff_by_size_mbytes_per_sec", fin, W, 1, 1e-6);
+    mb_jarray_nums(&o, "rings_mb_per_sec", ring, W, 1, 1e-6);
+    mb_jarray_nums(&o, "random_mb_per_sec", rnd, W, 1, 1e-6);
+    mb_jarray_nums(&o, "b_eff_by_size_mb_per_sec", fin, W, 1, 1e-6);
     /* Per pattern: avg_L(max_mthd(max_rep b)). */
-    mb_jarray_nums(&o, "pattern_avg_mbytes_per_sec", a->B + MB_BEFF_AVG, (size_t)a->npat, W, 1e-6);
+    mb_jarray_nums(&o, "pattern_avg_mb_per_sec", a->B + MB_BEFF_AVG, (size_t)a->npat, W, 1e-6);
     mb_jobj_write(&o, ctx->json);
 }

@@ -18,6 +18,7 @@
 struct mb_common_config {
     char *json_path;  /* --json FILE */
     char *output_dir; /* --output-dir DIR */
+    char *run_id;     /* --run-id ID; made by rank 0 when not given (core/run_id.h) */
     double timeout;   /* --timeout SEC; 0 = no watchdog */
     int check;        /* --check / -check: validate every received buffer */
     int selftest;     /* --check-selftest: corrupt sent data to prove --check sees it */

@@ -102,6 +102,20 @@ static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
     MB_MPI(MPI_Comm_free(&node));
 }
 
+/* ISO 8601 local time with the offset from UTC, "2026-11-25T21:23:57+01:00" (RFC 3339's form:
+ * strftime's %z has no colon). */
+static void iso_date(const struct tm *tm, char *buf, size_t len)
+{
+    char zone[8] = "+0000";
+
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%S", tm);
+    strftime(zone, sizeof zone, "%z", tm);
+    if (strlen(zone) == 5)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%.3s:%.2s", zone, zone + 3);
+    else
+        snprintf(buf + strlen(buf), len - strlen(buf), "Z");
+}
+
 void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
 {
     int rank, bound = 0, len = 0;
@@ -138,9 +152,12 @@ void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
             snprintf(p->version, sizeof p->version, "%s", u.version);
             snprintf(p->nodename, sizeof p->nodename, "%s", u.nodename);
         }
-        snprintf(p->date, sizeof p->date, "%s", asctime(localtime(&now)));
+        struct tm tm;
+        localtime_r(&now, &tm);
+        snprintf(p->date, sizeof p->date, "%s", asctime(&tm));
         if ((nl = strchr(p->date, '\n')) != NULL)
             *nl = '\0';
+        iso_date(&tm, p->iso_date, sizeof p->iso_date);
         MB_MPI(MPI_Get_library_version(lib, &len));
         lib[sizeof lib - 1] = '\0';
         if ((nl = strchr(lib, '\n')) != NULL)
@@ -175,7 +192,7 @@ void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o)
 
     mb_jobj_str(o, "mpibench_version", MB_VERSION);
     mb_jobj_str(o, "git_commit", MB_GIT_COMMIT);
-    mb_jobj_str(o, "date", p->date);
+    mb_jobj_str(o, "date", p->iso_date);
     mb_jobj_str(o, "machine", p->machine);
     mb_jobj_str(o, "system", p->sysname);
     mb_jobj_str(o, "release", p->release);

@@ -11,7 +11,8 @@
 #include <mpi.h>
 
 struct mb_provenance {
-    char date[64]; /* asctime() of the start, without the newline */
+    char date[64];     /* asctime() of the start, without the newline (the originals' text) */
+    char iso_date[40]; /* the same as ISO 8601 with the offset from UTC (the JSON header) */
     char machine[65], sysname[65], release[65], version[129], nodename[65];
     char mpi_library[256]; /* first line of MPI_Get_library_version */
     int mpi_version, mpi_subversion;

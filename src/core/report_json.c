@@ -105,10 +105,17 @@ void mb_jobj_init(struct mb_jobj *o)
     append(o, "{", 1);
 }
 
-void mb_jobj_begin(struct mb_jobj *o, const char *type)
+void mb_jobj_begin(struct mb_jobj *o, const char *type, const struct mb_sink *s)
 {
     mb_jobj_init(o);
     mb_jobj_str(o, "type", type);
+    if (!s)
+        return;
+    /* Every record is self-contained: a row read alone (grep, a database, pandas) still says
+     * which layout it has, which run it came from and which suite wrote it. */
+    mb_jobj_int(o, "schema_version", MB_SCHEMA_VERSION);
+    mb_jobj_str(o, "run_id", s->run_id);
+    mb_jobj_str(o, "suite", s->suite);
 }
 
 char *mb_jobj_take(struct mb_jobj *o)

@@ -16,9 +16,15 @@ struct mb_jobj {
     int fields;
 };
 
-/* Starts an object; mb_jobj_begin also adds "type": type first. */
+/* The version of the record layout every record names in "schema_version" (docs/output.md,
+ * "Schema version": it changes when a field is renamed or removed or changes its unit or
+ * meaning; a new field does not change it). */
+#define MB_SCHEMA_VERSION 2
+
+/* Starts an object; mb_jobj_begin starts a record: "type": type first, then what every record
+ * of the sink s names - "schema_version", "run_id" and "suite" (s NULL: only the type). */
 void mb_jobj_init(struct mb_jobj *o);
-void mb_jobj_begin(struct mb_jobj *o, const char *type);
+void mb_jobj_begin(struct mb_jobj *o, const char *type, const struct mb_sink *s);
 void mb_jobj_str(struct mb_jobj *o, const char *key, const char *value); /* NULL -> null */
 void mb_jobj_int(struct mb_jobj *o, const char *key, long long value);
 void mb_jobj_num(struct mb_jobj *o, const char *key, double value); /* non-finite -> null */

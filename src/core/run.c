@@ -3,6 +3,7 @@
  * the outcome, output files, then the suite (docs/architecture.md, properties 8 and 10). */
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/run_id.h"
 #include "core/sink.h"
 #include "core/suite.h"
 #include "core/timing.h"
@@ -186,6 +187,8 @@ static int outputs_open(struct outputs *o, const struct mb_config *cfg, const ch
     if (o->json_path) {
         o->json_name = quoted("the --json file ", o->json_path);
         o->json.name = o->json_name;
+        o->json.run_id = cfg->common.run_id;
+        o->json.suite = base;
         o->json.f =
             mb_userfile_write(cfg->files, o->json_path, "--json file ", "the --json file", err);
         if (!o->json.f)
@@ -257,6 +260,11 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
         return;
     if (cfg->common.selftest)
         cfg->common.check = 1;
+    if (!cfg->common.run_id) {
+        char id[MB_RUN_ID_MAX + 1];
+        mb_run_id_make(id, sizeof id);
+        cfg->common.run_id = mb_xstrdup(id);
+    }
     ctx->suite->validate(cfg, ctx->prov, err);
 }
 
@@ -268,7 +276,7 @@ static void json_summary(const struct mb_ctx *ctx, const struct mb_run_end *e, c
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "summary");
+    mb_jobj_begin(&o, "summary", ctx->json);
     mb_jobj_int(&o, "exit_status", e->status);
     mb_jobj_int(&o, "rows", e->rows);
     mb_jobj_int(&o, "defects", e->defects);

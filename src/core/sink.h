@@ -8,10 +8,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* A stream and how messages name it: "standard output", "the --json file 'r.jsonl'". */
+/* A stream and how messages name it: "standard output", "the --json file 'r.jsonl'". A JSON
+ * Lines sink also carries what every record written to it names (docs/output.md, "Every
+ * record"): the run id and the suite; NULL in a sink that is not a results file. */
 struct mb_sink {
     FILE *f;
     const char *name;
+    const char *run_id, *suite;
 };
 
 /* Flushes f; when this or any earlier write to f failed: mb_die("cannot write NAME: ..."). */

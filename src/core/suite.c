@@ -3,6 +3,7 @@
  * records every suite prints. */
 #include "core/suite.h"
 
+#include "core/run_id.h"
 #include "core/thread_level.h"
 
 #include <stddef.h>
@@ -82,6 +83,14 @@ const struct mb_option mb_common_options[] = {
      .offset = COMMON(output_dir),
      .metavar = "DIR",
      .help = "also write the text output (and, without --json, the JSON) into DIR",
+     .block = MB_IN_COMMON},
+    {.name = "--run-id",
+     .kind = MB_OPT_STRING,
+     .offset = COMMON(run_id),
+     .metavar = "ID",
+     .help = "the run id every JSON record carries (default: made at the start from the UTC "
+             "time, the host and the process id)",
+     .parse = mb_run_id_check,
      .block = MB_IN_COMMON},
     {.name = "--check",
      .alias = "-check",
@@ -223,8 +232,7 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg)
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "header");
-    mb_jobj_str(&o, "suite", ctx->suite->legacy ? ctx->suite->legacy : ctx->suite->name);
+    mb_jobj_begin(&o, "header", ctx->json);
     mb_jobj_str(&o, "command_line", cfg->cmdline);
     mb_provenance_json(ctx->prov, &o);
     mb_jobj_bool(&o, "check_mode", cfg->common.check);

@@ -716,8 +716,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
             struct mb_jobj o;
             mb_printf(&ctx->out, "\n# %s skipped: it needs %d processes, %d started\n", b->name,
                       b->exact_procs, ctx->size);
-            mb_jobj_begin(&o, "skipped");
-            mb_jobj_str(&o, "suite", f->name);
+            mb_jobj_begin(&o, "skipped", ctx->json);
             mb_jobj_str(&o, "benchmark", b->name);
             mb_jobj_int(&o, "processes_needed", b->exact_procs);
             mb_jobj_write(&o, ctx->json);

@@ -178,8 +178,7 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
 
     if (!f)
         return;
-    mb_jobj_begin(&o, "result");
-    mb_jobj_str(&o, "suite", b->suite);
+    mb_jobj_begin(&o, "result", f); /* its "suite": b->suite, the family's name */
     mb_jobj_str(&o, "benchmark", b->name);
     if (b->mode != 0)
         mb_jobj_str(&o, "mode", b->mode == 1 ? "aggregate" : "non-aggregate");
@@ -201,7 +200,7 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
         mb_jobj_num(&o, "t_min_usec", r->t_min);
         mb_jobj_num(&o, "t_max_usec", r->t_max);
         mb_jobj_num(&o, "t_avg_usec", r->t_avg);
-        mb_jobj_num(&o, "mbytes_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
+        mb_jobj_num(&o, "mib_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
         if (r->window_bytes >= 0)
             mb_jobj_int(&o, "window_bytes", r->window_bytes);
         if (b->layout == MB_LAYOUT_OVERLAP) {
@@ -212,7 +211,7 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
         }
     }
     if (r->status == MB_ROW_SKIP_MEMORY)
-        mb_jobj_num(&o, "needed_gb", r->needed_gb);
+        mb_jobj_num(&o, "needed_gib", r->needed_gb);
     int_or_null(&o, "defects", r->defects);
     mb_jobj_int(&o, "buffer_bytes", (long long)b->mem_bytes);
     mb_jobj_write(&o, f);

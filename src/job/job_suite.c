@@ -231,6 +231,9 @@ static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg,
     snprintf(w->timeout, sizeof w->timeout, "%g", cfg->common.timeout);
     argv[n++] = "--timeout";
     argv[n++] = w->timeout;
+    /* One run id for the whole job: every phase's records carry the job's (docs/main-job.md). */
+    argv[n++] = "--run-id";
+    argv[n++] = cfg->common.run_id;
     if (cfg->common.check)
         argv[n++] = "--check";
     /* One process, one MPI initialisation: every phase runs at the job's thread level and
@@ -284,7 +287,7 @@ static void phase_json(const struct mb_ctx *ctx, size_t i, const struct mb_job_p
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "job_phase");
+    mb_jobj_begin(&o, "job_phase", ctx->json);
     mb_jobj_int(&o, "phase", (long long)i + 1);
     mb_jobj_str(&o, "program", p->prog);
     mb_jobj_str(&o, "title", p->title);
@@ -370,7 +373,7 @@ static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "job_result");
+    mb_jobj_begin(&o, "job_result", ctx->json);
     mb_jobj_str(&o, "mode", mb_job_mode_name(j->mode));
     mb_jobj_str(&o, "output_dir", j->dir);
     mb_jobj_str(&o, "io_dir", j->scratch);

@@ -122,16 +122,16 @@ static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "presta_allred");
+    mb_jobj_begin(&o, "presta_allred", ctx->json);
     mb_jobj_int(&o, "processes", ctx->size);
-    mb_jobj_int(&o, "message_bytes", MESS * (long long)sizeof(double));
+    mb_jobj_int(&o, "bytes", MESS * (long long)sizeof(double));
     mb_jobj_int(&o, "compute_iterations", st->comp);
     mb_jobj_int(&o, "inner_iterations", st->inner);
     mb_jarray_nums(&o, "loop_samples_sec", loop, (size_t)st->nsamples, 1, 1.0);
     mb_jarray_nums(&o, "op_samples_sec", op, (size_t)st->nsamples, 1, 1.0);
     mb_jobj_num(&o, "wtick_sec", tick);
-    mb_jobj_num(&o, "time_between_allreduce_us", between * 1e6);
-    mb_jobj_num(&o, "op_mean_us", op_mean * 1e6);
+    mb_jobj_num(&o, "time_between_allreduce_usec", between * 1e6);
+    mb_jobj_num(&o, "op_mean_usec", op_mean * 1e6);
     mb_jobj_write(&o, ctx->json);
 }
 

@@ -185,7 +185,7 @@ void mb_presta_footer(const struct mb_presta_job *job)
     mb_flush(&ctx->out);
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "presta_footer");
+    mb_jobj_begin(&o, "presta_footer", ctx->json);
     mb_jobj_str(&o, "program", ctx->suite->legacy);
     mb_jobj_num(&o, "wtick_sec", tick);
     mb_jobj_num(&o, "wtime_overhead_sec", oh);
@@ -287,7 +287,7 @@ void mb_presta_node_map(const struct mb_presta_job *job)
         mb_flush(out);
         if (ctx->json) {
             struct mb_jobj o;
-            mb_jobj_begin(&o, "presta_nodes");
+            mb_jobj_begin(&o, "presta_nodes", ctx->json);
             mb_jobj_int(&o, "nodes", nodes);
             mb_jarray_ints(&o, "node_of_rank", leaders, (size_t)ctx->size);
             mb_jobj_int(&o, "partners_on_same_node", same);
@@ -333,20 +333,20 @@ static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "presta_row");
+    mb_jobj_begin(&o, "presta_row", ctx->json);
     mb_jobj_str(&o, "program", ctx->suite->legacy);
     mb_jobj_str(&o, "test", r->test);
     mb_jobj_int(&o, "processes", r->procs);
-    mb_jobj_int(&o, "size_bytes", r->size);
+    mb_jobj_int(&o, "bytes", r->size);
     mb_jobj_int(&o, "ops", r->ops);
     if (r->epochs > 0)
         mb_jobj_int(&o, "epochs", r->epochs);
     mb_jobj_num(&o, "time_sec", r->time);
     if (strcmp(ctx->suite->legacy, "laten") == 0) {
-        mb_jobj_num(&o, "latency_us", r->op_us);
+        mb_jobj_num(&o, "latency_usec", r->op_us);
     } else {
-        mb_jobj_num(&o, "bandwidth_mbs", r->bandwidth);
-        mb_jobj_num(&o, "op_time_us", r->op_us);
+        mb_jobj_num(&o, "bandwidth_mb_per_sec", r->bandwidth);
+        mb_jobj_num(&o, "op_time_usec", r->op_us);
     }
     mb_jarray_nums(&o, "samples_sec", r->samples, (size_t)r->nsamples, 1, 1.0);
     if (r->defects >= 0)

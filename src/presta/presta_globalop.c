@@ -154,7 +154,7 @@ static void gop_json(const struct mb_ctx *ctx, const struct gop_section *s, int 
 
     if (!ctx->json)
         return;
-    mb_jobj_begin(&o, "presta_globalop");
+    mb_jobj_begin(&o, "presta_globalop", ctx->json);
     mb_jobj_int(&o, "repetition", rep);
     mb_jobj_str(&o, "section", s->name);
     mb_jobj_int(&o, "n", GOP_N);

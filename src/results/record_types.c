@@ -29,10 +29,11 @@
 
 #define PROCS INT(", ", "processes", " procs")
 
-/* The unit of the bandwidths: IMB's MBytes/sec are 2^20 bytes/s, b_eff's, b_eff_io's and
- * Presta's MB/s 10^6 bytes/s (docs/output.md). */
-#define IMB_MBYTES "bandwidth [MBytes/sec, 2^20 bytes]"
-#define MB_PER_SEC "bandwidth [MB/s, 10^6 bytes]"
+/* The unit of the bandwidths, as the field names say (docs/output.md, "Field names"): IMB's
+ * Mbytes/sec are MiB/s (2^20 bytes/s, fields *_mib_per_sec), b_eff's, b_eff_io's and Presta's
+ * MB/s 10^6 bytes/s (fields *_mb_per_sec). */
+#define IMB_MBYTES "bandwidth [MiB/s, 2^20 bytes/s]"
+#define MB_PER_SEC "bandwidth [MB/s, 10^6 bytes/s]"
 
 /* b_eff_io's chunk axis (b_eff_io paper Fig. 2) is pseudo-logarithmic - 1k, +8, 32k, +8, 1M,
  * +8, L_max - at the positions b_eff_io 2.1's own plot files use (b_eff_io.c, the .sum file's
@@ -75,7 +76,7 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
  * first and the 1 MB chunks of 2 MB calls of type 0) are left out, as in b_eff_io 2.1's plots. */
 /* clang-format off */
 #define BEFFIO_PLOT(pg, acc)                                                                       \
-    {.page = (pg), .kind = MB_RT_POSITIONS, .x = "position", .y = "mbytes_per_sec",               \
+    {.page = (pg), .kind = MB_RT_POSITIONS, .x = "position", .y = "mb_per_sec",                   \
      .when = {IS("access", acc)}, .only = {"partition", "beffio_result"}}
 /* clang-format on */
 
@@ -90,28 +91,26 @@ const struct mb_record_type mb_record_types[] = {
     {.type = "beff_result",
      .written_by = "b_eff",
      .name = {PROCS},
-     .figures = {{.name = "b_eff",
-                  .field = "b_eff_mbytes_per_sec",
-                  .unit = "MB/s",
-                  .better = MB_RT_HIGHER},
-                 {.name = "b_eff at L_max",
-                  .field = "b_eff_at_lmax_mbytes_per_sec",
-                  .unit = "MB/s",
-                  .better = MB_RT_HIGHER}},
+     .figures =
+         {{.name = "b_eff", .field = "b_eff_mb_per_sec", .unit = "MB/s", .better = MB_RT_HIGHER},
+          {.name = "b_eff at L_max",
+           .field = "b_eff_at_lmax_mb_per_sec",
+           .unit = "MB/s",
+           .better = MB_RT_HIGHER}},
      /* b_eff paper §3: the ring and random averages and b_eff per size. */
      .plots = {{.page = "beff",
                 .kind = MB_RT_ARRAYS,
                 .x = "bytes",
-                .arrays = {{"rings_mbytes_per_sec", "rings (average)"},
-                           {"random_mbytes_per_sec", "random (average)"},
-                           {"b_eff_by_size_mbytes_per_sec", "b_eff"}}}},
+                .arrays = {{"rings_mb_per_sec", "rings (average)"},
+                           {"random_mb_per_sec", "random (average)"},
+                           {"b_eff_by_size_mb_per_sec", "b_eff"}}}},
      .headlines = {{.label = "b_eff",
                     .unit = "MB/s",
-                    .key = "b_eff_mbytes_per_sec",
-                    .field = "b_eff_mbytes_per_sec",
+                    .key = "b_eff_mb_per_sec",
+                    .field = "b_eff_mb_per_sec",
                     .pick = MB_RT_LAST,
                     .detail = {TEXT("b_eff"), INT(", ", "processes", " processes"),
-                               INT(", ", "memory_per_process_mb", " MiB per process")}}}},
+                               INT(", ", "memory_per_process_mib", " MiB per process")}}}},
     {.type = "beff_measurement",
      .written_by = "b_eff",
      .name = {STR("", "label", "")},
@@ -122,7 +121,7 @@ const struct mb_record_type mb_record_types[] = {
      .plots = {{.page = "beff",
                 .kind = MB_RT_POINTS,
                 .x = "bytes",
-                .y = "mbytes_per_sec",
+                .y = "mb_per_sec",
                 .when = {HAS("label")},
                 .keep_max = 1,
                 .join = {"beff_pattern", "pattern", IS("role", "info")}}}},
@@ -134,29 +133,29 @@ const struct mb_record_type mb_record_types[] = {
       * older mpibench (no "definition"), whose value was the weighted one, is never set
       * against release 2.1's value. */
      .figures = {{.name = "b_eff_io",
-                  .field = "b_eff_io_mbytes_per_sec",
+                  .field = "b_eff_io_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER,
                   .when = {IS("definition", "release21")}},
                  {.name = "b_eff_io weighted",
-                  .field = "weighted_mbytes_per_sec",
+                  .field = "weighted_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER,
                   .when = {IS("definition", "release21")}},
                  {.name = "b_eff_io weighted",
-                  .field = "b_eff_io_mbytes_per_sec",
+                  .field = "b_eff_io_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER,
                   .when = {IS_NOT("definition", "release21")}},
                  {.name = "b_eff_io",
-                  .field = "release21_mbytes_per_sec",
+                  .field = "release21_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER,
                   .when = {OTHER_THAN("definition", "release21")}}},
      .headlines = {{.label = "b_eff_io",
                     .unit = "MB/s",
-                    .key = "b_eff_io_mbytes_per_sec",
-                    .field = "b_eff_io_mbytes_per_sec",
+                    .key = "b_eff_io_mb_per_sec",
+                    .field = "b_eff_io_mb_per_sec",
                     .pick = MB_RT_LAST,
                     .detail = {TEXT("b_eff_io"), INT(", ", "processes", " processes"),
                                INT(", scheduled ", "scheduled_sec", " s")},
@@ -169,7 +168,7 @@ const struct mb_record_type mb_record_types[] = {
      .written_by = "b_eff_io",
      .name = {STR(" ", "access", ""), STR(" ", "pattern_type", ""), PROCS},
      .figures = {{.name = "b_eff_io",
-                  .field = "weighted_mbytes_per_sec",
+                  .field = "weighted_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER}}},
     {.type = "beffio_pattern",
@@ -202,7 +201,7 @@ const struct mb_record_type mb_record_types[] = {
           {.page = "pt2pt_bandwidth",
            .kind = MB_RT_POINTS,
            .x = "bytes",
-           .y = "mbytes_per_sec",
+           .y = "mib_per_sec",
            .when = {IMB_OK, ONE_OF("benchmark", "PingPong|Unidir_Put|Unidir_Get")}},
           /* Collectives: t_avg per size, each benchmark at the largest process count it ran
            * on. */
@@ -218,7 +217,7 @@ const struct mb_record_type mb_record_types[] = {
           {.page = "imb_io_bandwidth",
            .kind = MB_RT_POINTS,
            .x = "bytes",
-           .y = "mbytes_per_sec",
+           .y = "mib_per_sec",
            .when = {IMB_OK, IS("suite", "IMB-IO")}}},
      .headlines =
          {/* Latency: the smallest message measured (0 bytes in IMB's default list). */
@@ -233,9 +232,9 @@ const struct mb_record_type mb_record_types[] = {
            .detail = {STR("", "suite", ""), INT(", ", "bytes", " bytes"),
                       INT(", ", "processes", " processes")}},
           {.label = "PingPong bandwidth",
-           .unit = "MBytes/sec",
-           .key = "pingpong_mbytes_per_sec",
-           .field = "mbytes_per_sec",
+           .unit = "MiB/s",
+           .key = "pingpong_mib_per_sec",
+           .field = "mib_per_sec",
            .pick = MB_RT_LARGEST,
            .when = {IS("suite", "IMB-MPI1"), IS("benchmark", "PingPong"), IS("status", "ok"),
                     NOT_TRUE("multi"), INT_AT_LEAST("bytes", 0)},
@@ -258,11 +257,11 @@ const struct mb_record_type mb_record_types[] = {
     {.type = "presta_row",
      .written_by = "Presta com, laten, rma",
      .name = {STR("", "program", " "), STR("", "test", ""), PROCS},
-     .at = {INT(", ", "size_bytes", " bytes")},
+     .at = {INT(", ", "bytes", " bytes")},
      /* The time per operation the program prints (laten's latency, com's and rma's op time);
       * the samples' spread scaled from per measurement. */
-     .figures = {{.field = "latency_us",
-                  .field_else = "op_time_us",
+     .figures = {{.field = "latency_usec",
+                  .field_else = "op_time_usec",
                   .unit = "usec",
                   .better = MB_RT_LOWER,
                   .scale = 1e6,
@@ -270,15 +269,15 @@ const struct mb_record_type mb_record_types[] = {
                   .per = "time_sec"}},
      .plots = {{.page = "presta_bandwidth",
                 .kind = MB_RT_POINTS,
-                .x = "size_bytes",
-                .y = "bandwidth_mbs",
-                .when = {NUMBER("bandwidth_mbs")}}}},
+                .x = "bytes",
+                .y = "bandwidth_mb_per_sec",
+                .when = {NUMBER("bandwidth_mb_per_sec")}}}},
     {.type = "presta_allred",
      .written_by = "Presta allred",
      .name = {PROCS},
-     .at = {INT(", ", "message_bytes", " bytes")},
+     .at = {INT(", ", "bytes", " bytes")},
      .figures = {{.name = "allred Allreduce",
-                  .field = "op_mean_us",
+                  .field = "op_mean_usec",
                   .unit = "usec",
                   .better = MB_RT_LOWER}}},
     {.type = "presta_globalop",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "results/records.h"
 
+#include "core/report_json.h"
 #include "core/userfile.h"
 
 #include <errno.h>
@@ -121,6 +122,18 @@ int mb_records_load(struct mb_records *r, const char *path, size_t *cut, char *m
             bad_line = lineno;
             bad_has_newline = line[got - 1] == '\n';
             continue;
+        }
+        /* Fields are read by name, and a name means one thing in one schema version only
+         * (docs/output.md, "Schema version"): a record of another layout is refused, never
+         * read as if its fields were this version's. */
+        if (mb_rec_int(o, "schema_version", 1) != MB_SCHEMA_VERSION) {
+            snprintf(msg, len,
+                     "'%s' line %zu: schema version %lld (another mpibench's results); this "
+                     "mpibench reads version %d",
+                     path, lineno, mb_rec_int(o, "schema_version", 1), MB_SCHEMA_VERSION);
+            json_decref(o);
+            status = -1;
+            break;
         }
         append(r, o);
     }

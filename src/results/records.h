@@ -28,7 +28,9 @@ struct mb_records {
  * regular file of at most MB_RECORDS_MAX_BYTES with lines of at most MB_RECORDS_MAX_LINE is
  * read (a FIFO never blocks the open, a device is never read). A file cut inside its last line (a
  * killed run) keeps the lines before it: only a bad line followed by more lines is an error; *cut
- * counts the dropped last lines. */
+ * counts the dropped last lines. A record of another schema version than MB_SCHEMA_VERSION
+ * (one without "schema_version" is version 1) is an error too: its fields are not this
+ * version's. */
 int mb_records_load(struct mb_records *r, const char *path, size_t *cut, char *msg, size_t len);
 void mb_records_free(struct mb_records *r);
 

@@ -131,9 +131,10 @@ def write_jsonl(path, recs):
 
 
 def result_row(bench, np_, size, t=1.0, cls="collective"):
-    return {"type": "result", "suite": "IMB-MPI1", "benchmark": bench, "multi": False,
+    return {"type": "result", "schema_version": 2, "run_id": "r1", "suite": "IMB-MPI1",
+            "benchmark": bench, "multi": False,
             "class": cls, "processes": np_, "group": None, "bytes": size, "status": "ok",
-            "t_min_usec": t, "t_max_usec": t, "t_avg_usec": t, "mbytes_per_sec": None}
+            "t_min_usec": t, "t_max_usec": t, "t_avg_usec": t, "mib_per_sec": None}
 
 
 def case_inputs(t):
@@ -145,13 +146,25 @@ def case_inputs(t):
         f.write('{"type":"x","pad":"' + "x" * (17 << 20) + '"}\n')
     with open(os.path.join(t.cwd, "huge.jsonl"), "w") as f:
         f.truncate((1 << 30) + 1)  # sparse: no disk space used
+    # The layout before schema version 2 (no schema_version; mbytes_per_sec in 2^20 B/s for
+    # IMB but 10^6 B/s for b_eff): refused by name, never read as this version's fields.
+    old = result_row("Allreduce", 2, 8)
+    del old["schema_version"], old["run_id"], old["mib_per_sec"]
+    old["mbytes_per_sec"] = None
+    write_jsonl(os.path.join(t.cwd, "v1.jsonl"), [old])
+    write_jsonl(os.path.join(t.cwd, "v3.jsonl"), [result_row("Allreduce", 2, 8),
+                                                  dict(result_row("Bcast", 2, 8),
+                                                       schema_version=3)])
     bad = [("fifo", "cannot read 'fifo': not a regular file (a FIFO)"),
            ("/dev/zero", "cannot read '/dev/zero': not a regular file (a device)"),
            ("adir", "cannot read 'adir': not a regular file (a directory)"),
            ("missing.jsonl", "cannot open 'missing.jsonl': No such file or directory"),
            ("longline.jsonl", "'longline.jsonl' line 1: longer than 16777216 bytes"),
            ("huge.jsonl", "cannot read 'huge.jsonl': 1073741825 bytes, more than the "
-                          "1073741824 a results file may have")]
+                          "1073741824 a results file may have"),
+           ("v1.jsonl", "'v1.jsonl' line 1: schema version 1 (another mpibench's results); "
+                        "this mpibench reads version 2"),
+           ("v3.jsonl", "'v3.jsonl' line 2: schema version 3")]
     n = 0
     for path, fragment in bad:
         t.refused("plot", [path], fragment)

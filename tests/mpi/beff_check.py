@@ -129,7 +129,7 @@ def check_json(records, np_, opts):
     check(records[-1]["rows"] == len(meas), "JSON summary rows = measurements")
     sizes = res["bytes"]
     check(len(sizes) == 21 and sizes[:13] == [2 ** k for k in range(13)], "the 21 sizes")
-    check(sizes[20] == res["lmax_bytes"] == min(res["memory_per_process_mb"], 16384) * 8192,
+    check(sizes[20] == res["lmax_bytes"] == min(res["memory_per_process_mib"], 16384) * 8192,
           "L_max = min(M, 16384) MiB / 128")
     check(all(b > a for a, b in zip(sizes, sizes[1:])), "sizes increase")
 
@@ -143,9 +143,9 @@ def check_json(records, np_, opts):
         check(m["label"] == p["label"] and m["bytes"] == sizes[m["size_index"]],
               f"measurement {key}: label/bytes")
         b = m["bytes"] * p["messages_per_iteration"] * m["looplength"] / m["time_max_sec"] / 1e6
-        check(close(b, m["mbytes_per_sec"]), f"measurement {key}: b != L*msgs*loops/t")
-        check(m["per_process_min_mbytes_per_sec"] <= m["per_process_avg_mbytes_per_sec"] * (1 + 1e-12)
-              and m["per_process_avg_mbytes_per_sec"] <= m["per_process_max_mbytes_per_sec"] * (1 + 1e-12),
+        check(close(b, m["mb_per_sec"]), f"measurement {key}: b != L*msgs*loops/t")
+        check(m["per_process_min_mb_per_sec"] <= m["per_process_avg_mb_per_sec"] * (1 + 1e-12)
+              and m["per_process_avg_mb_per_sec"] <= m["per_process_max_mb_per_sec"] * (1 + 1e-12),
               f"measurement {key}: per-process min <= avg <= max")
         check(m["looplength"] <= opts.max_loop, f"measurement {key}: loop length above the maximum")
     short = res["shortened_3_6"]
@@ -175,7 +175,7 @@ def check_json(records, np_, opts):
 
     # The aggregation (b_eff paper §3), recomputed.
     def B(pi, k, meth=None, rep=None):
-        vals = [m["mbytes_per_sec"] for (r, p, kk, mm), m in seen.items()
+        vals = [m["mb_per_sec"] for (r, p, kk, mm), m in seen.items()
                 if p == pi and kk == k and (meth is None or mm == meth) and (rep is None or r == rep)]
         return max(vals) if vals else 0.0
     table = {(pi, k): B(pi, k) for pi in range(6 + nrandom) for k in range(21)}
@@ -183,15 +183,15 @@ def check_json(records, np_, opts):
     ring = logavg([avg[pi] for pi in range(6)])
     rnd = logavg([avg[pi] for pi in range(6, 6 + nrandom)])
     beff = math.sqrt(ring * rnd)
-    check(close(beff, res["b_eff_mbytes_per_sec"]), f"b_eff {res['b_eff_mbytes_per_sec']} != {beff}")
+    check(close(beff, res["b_eff_mb_per_sec"]), f"b_eff {res['b_eff_mb_per_sec']} != {beff}")
     check(math.isfinite(beff) and beff > 0, "b_eff positive and finite")
-    check(beff <= max(m["mbytes_per_sec"] for m in meas) * (1 + 1e-12),
+    check(beff <= max(m["mb_per_sec"] for m in meas) * (1 + 1e-12),
           "b_eff <= the largest pattern bandwidth")
     ring20 = logavg([table[(pi, 20)] for pi in range(6)])
     rnd20 = logavg([table[(pi, 20)] for pi in range(6, 6 + nrandom)])
-    check(close(ring20, res["rings_at_lmax_mbytes_per_sec"]), "rings at L_max")
-    check(close(math.sqrt(ring20 * rnd20), res["b_eff_at_lmax_mbytes_per_sec"]), "b_eff at L_max")
-    check(close(res["b_eff_per_process_mbytes_per_sec"] * np_, beff), "b_eff per process")
+    check(close(ring20, res["rings_at_lmax_mb_per_sec"]), "rings at L_max")
+    check(close(math.sqrt(ring20 * rnd20), res["b_eff_at_lmax_mb_per_sec"]), "b_eff at L_max")
+    check(close(res["b_eff_per_process_mb_per_sec"] * np_, beff), "b_eff per process")
     ring0 = logavg([table[(pi, 0)] for pi in range(6)])
     rnd0 = logavg([table[(pi, 0)] for pi in range(6, 6 + nrandom)])
     check(close(res["latency_usec"], np_ / math.sqrt(ring0 * rnd0)), "latency = N / b(1 byte)")
@@ -199,11 +199,11 @@ def check_json(records, np_, opts):
     for k in range(21):
         fk = math.sqrt(logavg([table[(pi, k)] for pi in range(6)]) *
                        logavg([table[(pi, k)] for pi in range(6, 6 + nrandom)]))
-        check(close(fk, res["b_eff_by_size_mbytes_per_sec"][k]), f"b_eff at size {k}")
+        check(close(fk, res["b_eff_by_size_mb_per_sec"][k]), f"b_eff at size {k}")
     pp = [i for i, p in enumerate(pats) if p["label"] == "one PingPong Pair"]
     check(len(pp) == 1, "one ping-pong pattern")
     if np_ >= 2:
-        check(close(res["pingpong_bandwidth_mbytes_per_sec"], B(pp[0], 20, "Sndrcv")), "ping-pong bw")
+        check(close(res["pingpong_bandwidth_mb_per_sec"], B(pp[0], 20, "Sndrcv")), "ping-pong bw")
         check(close(res["pingpong_latency_usec"], 1 / B(pp[0], 0, "Sndrcv")), "ping-pong latency")
     else:
         check(res["pingpong_latency_usec"] is None, "no ping-pong with 1 process")
@@ -212,8 +212,8 @@ def check_json(records, np_, opts):
 
 def check_text(stdout, files, pats, seen, res, np_, opts):
     final, beff_txt, pp_txt, n_txt, mem_txt = final_line(stdout, "stdout")
-    check(n_txt == np_ and mem_txt == res["memory_per_process_mb"], "final line: PEs and MB/PE")
-    check(abs(beff_txt - res["b_eff_mbytes_per_sec"]) <= 0.0005 + 1e-9, "final line b_eff = JSON")
+    check(n_txt == np_ and mem_txt == res["memory_per_process_mib"], "final line: PEs and MB/PE")
+    check(abs(beff_txt - res["b_eff_mb_per_sec"]) <= 0.0005 + 1e-9, "final line b_eff = JSON")
     check(f"seed {res['seed']}" in stdout, "the seed is printed")
     if np_ == 1:
         check("with 1 process every ring is the process itself" in stdout, "N = 1 note")
@@ -235,12 +235,12 @@ def check_text(stdout, files, pats, seen, res, np_, opts):
                         r"([0-9.]+)\s+([0-9.]+)\s+(\d+)", text, re.M)
         check(row, f"{name}: summary table row")
         check(int(row.group(1)) == np_, f"{name}: processes column")
-        for col, key in ((2, "b_eff_mbytes_per_sec"), (3, "b_eff_at_lmax_mbytes_per_sec"),
-                         (4, "rings_at_lmax_mbytes_per_sec")):
+        for col, key in ((2, "b_eff_mb_per_sec"), (3, "b_eff_at_lmax_mb_per_sec"),
+                         (4, "rings_at_lmax_mb_per_sec")):
             check(abs(int(row.group(col)) - res[key]) <= 0.5 + 1e-6, f"{name}: {key} column")
         check(abs(float(row.group(5)) - res["latency_usec"]) <= 0.0005 + 1e-9, f"{name}: latency")
     m = re.search(r"The effective bandwidth is b_eff = +([0-9.]+) MByte/s on (\d+) processes", short)
-    check(m and abs(float(m.group(1)) - res["b_eff_mbytes_per_sec"]) <= 0.0005 + 1e-9,
+    check(m and abs(float(m.group(1)) - res["b_eff_mb_per_sec"]) <= 0.0005 + 1e-9,
           ".short: b_eff text line")
     # BY-MSGLNG: 21 rows, accumulated effective bandwidth per size.
     rows = [l.split() for l in section_body(short, "BY-MSGLNG").splitlines()
@@ -248,7 +248,7 @@ def check_text(stdout, files, pats, seen, res, np_, opts):
     check(len(rows) == 21, f"BY-MSGLNG has {len(rows)} rows")
     for k, r in enumerate(rows):
         check(int(r[0]) == res["bytes"][k], "BY-MSGLNG size")
-        check(abs(float(r[1]) - res["b_eff_by_size_mbytes_per_sec"][k]) <= 0.0005 + 1e-9,
+        check(abs(float(r[1]) - res["b_eff_by_size_mb_per_sec"][k]) <= 0.0005 + 1e-9,
               f"BY-MSGLNG size {k}")
     # PATTERN: one row per pattern, messages per iteration as in the JSON.
     prow = re.findall(r"^ p(\d+) (.{17}) +(\d+) +(\d+) ", section_body(short, "PATTERN"), re.M)
@@ -301,7 +301,7 @@ def check_text(stdout, files, pats, seen, res, np_, opts):
     last = [l.split() for l in blocks[-1].splitlines() if not l.startswith("#")]
     check(len(last) == 21, ".plot last block rows")
     for k, r in enumerate(last):
-        check(abs(float(r[7]) - res["b_eff_by_size_mbytes_per_sec"][k] / np_) <= 0.0005 + 1e-9,
+        check(abs(float(r[7]) - res["b_eff_by_size_mb_per_sec"][k] / np_) <= 0.0005 + 1e-9,
               f".plot final column size {k}")
     check("set output" in gps and "b_eff.plot" in gps, ".gps refers to the plot file")
 
@@ -324,7 +324,7 @@ def check_run(run):
         check(g.returncode == 0, f"gnuplot failed: {g.stderr[-2000:]}")
         svgs = [n for n in os.listdir(run.cwd) if n.endswith(".svg")]
         check(len(svgs) == 10, f"gnuplot wrote {len(svgs)} figures")
-    return (f"{len(seen)} measurements, b_eff {res['b_eff_mbytes_per_sec']:.3f} MB/s "
+    return (f"{len(seen)} measurements, b_eff {res['b_eff_mb_per_sec']:.3f} MB/s "
             f"on {opts.np} processes")
 
 

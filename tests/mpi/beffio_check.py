@@ -229,6 +229,9 @@ def load_records(path, schema, notes):
             err = jsonschema.exceptions.best_match(whole.iter_errors(rec))
             check(err is None, f"JSON record does not match the schema: "
                                f"{err.message if err else ''}\n{rec}")
+    problems = mbcheck.schema_rules.rule_problems(doc) + \
+        mbcheck.schema_rules.record_problems(records, doc)
+    check(not problems, "; ".join(problems[:5]))
     return records
 
 
@@ -259,9 +262,9 @@ def check_json(records, st, errors_allowed):
     res = [r for r in body if r.get("type") == "beffio_result"]
     check(len(res) == 1, f"JSON: {len(res)} beffio_result records")
     m.result = res[0]
-    mb = m.result["memory_per_process_mb"]
+    mb = m.result["memory_per_process_mib"]
     if st.mb is not None:
-        check(mb == st.mb, f"beffio_result memory_per_process_mb {mb}, -MB {st.mb}")
+        check(mb == st.mb, f"beffio_result memory_per_process_mib {mb}, -MB {st.mb}")
     check(isinstance(mb, int) and mb >= 1, "memory per process")
     lmax = lmax_bytes(mb)
     check(m.result["lmax_bytes"] == lmax,
@@ -322,20 +325,20 @@ def check_json(records, st, errors_allowed):
 
     # The result: the partition with the largest value (the first of equal ones), and each
     # definition's maximum with its partition.
-    vals = [m.part[i]["b_eff_io_mbytes_per_sec"] for i in range(st.npart)]
+    vals = [m.part[i]["b_eff_io_mb_per_sec"] for i in range(st.npart)]
     best = max(range(st.npart), key=lambda i: (vals[i], -i))
     r, bp = m.result, m.part[best]
     check(r["definition"] == ("weighted" if st.weighted else "release21"),
           f"beffio_result definition {r['definition']!r}")
     for d in ("release21", "weighted"):
-        dv = [m.part[i][f"{d}_mbytes_per_sec"] for i in range(st.npart)]
+        dv = [m.part[i][f"{d}_mb_per_sec"] for i in range(st.npart)]
         db = max(range(st.npart), key=lambda i: (dv[i], -i))
-        check(r[f"{d}_partition"] == db and r[f"{d}_mbytes_per_sec"] == dv[db],
-              f"beffio_result {d}: {r[f'{d}_mbytes_per_sec']} of partition "
+        check(r[f"{d}_partition"] == db and r[f"{d}_mb_per_sec"] == dv[db],
+              f"beffio_result {d}: {r[f'{d}_mb_per_sec']} of partition "
               f"{r[f'{d}_partition']}, the maximum is partition {db}'s {dv[db]}")
     check(r["partition"] == best, f"beffio_result partition {r['partition']}, the largest value "
                                   f"is partition {best}'s: {vals}")
-    check(r["b_eff_io_mbytes_per_sec"] == bp["b_eff_io_mbytes_per_sec"] and
+    check(r["b_eff_io_mb_per_sec"] == bp["b_eff_io_mb_per_sec"] and
           r["processes"] == st.parts[best] and r["scheduled_sec"] == st.tn and
           r["errors"] == bp["errors"] and r["valid"] == bp["valid"],
           "beffio_result: value, processes, scheduled time, errors or validity differ from "
@@ -390,8 +393,8 @@ def check_pattern(m, st, i, n, a, p, lmax):
     check(rec["bytes"] == n * L * r, f"{what}: bytes {rec['bytes']}, expected {n} x {L} x {r}")
     tm = rec["time_sec"]
     check(finite(tm), f"{what}: time_sec {tm}")
-    check(close(rec["mbytes_per_sec"], rec["bytes"] / tm / 1e6, 1e-6),
-          f"{what}: mbytes_per_sec {rec['mbytes_per_sec']} != bytes / time / 1e6")
+    check(close(rec["mb_per_sec"], rec["bytes"] / tm / 1e6, 1e-6),
+          f"{what}: mb_per_sec {rec['mb_per_sec']} != bytes / time / 1e6")
     check(finite(rec["barrier_sec"]) and finite(rec["last_call_sec"]),
           f"{what}: barrier/last call times not positive")
     check(finite(rec["bcast_sec"]) if timed else rec["bcast_sec"] == 0,
@@ -428,13 +431,13 @@ def check_type(m, st, i, n, a, t):
         tsum += p["time_sec"]
     check(close(rec["time_sec"], tsum),
           f"{what}: time_sec {rec['time_sec']} != open + patterns + close = {tsum}")
-    check(close(rec["mbytes_per_sec"], rec["bytes"] / rec["time_sec"] / 1e6, 1e-6),
-          f"{what}: mbytes_per_sec {rec['mbytes_per_sec']} != bytes / time / 1e6")
-    w = [(TABLE[p][1], m.pat[(i, a, p)]["mbytes_per_sec"]) for p in range(43)
+    check(close(rec["mb_per_sec"], rec["bytes"] / rec["time_sec"] / 1e6, 1e-6),
+          f"{what}: mb_per_sec {rec['mb_per_sec']} != bytes / time / 1e6")
+    w = [(TABLE[p][1], m.pat[(i, a, p)]["mb_per_sec"]) for p in range(43)
          if TABLE[p][0] == t and TABLE[p][1] > 0]
     wbw = sum(u * b for u, b in w) / sum(u for u, _ in w)
-    check(close(rec["weighted_mbytes_per_sec"], wbw, 1e-6),
-          f"{what}: weighted_mbytes_per_sec {rec['weighted_mbytes_per_sec']}, U-weighted mean "
+    check(close(rec["weighted_mb_per_sec"], wbw, 1e-6),
+          f"{what}: weighted_mb_per_sec {rec['weighted_mb_per_sec']}, U-weighted mean "
           f"{wbw}")
     if t >= 3:
         check(rec.get("segment_bytes") == m.lseg[i],
@@ -445,7 +448,7 @@ def check_type(m, st, i, n, a, t):
 
 def pass_wsum(m, i, a):
     """b_eff_io 2.1's wbw of one pass as its sums: U x bw over the patterns, and U."""
-    w = [(TABLE[p][1], r["mbytes_per_sec"]) for (j, aa, p), r in m.pat.items()
+    w = [(TABLE[p][1], r["mb_per_sec"]) for (j, aa, p), r in m.pat.items()
          if j == i and aa == a and TABLE[p][1] > 0]
     return sum(u * b for u, b in w), sum(u for u, _ in w)
 
@@ -458,36 +461,36 @@ def check_partition(m, st, i, n):
           f"{n} / T div partitions = {st.T} div {st.npart}")
     acc, bw = [], {}
     for a in range(3):
-        bw[a] = [m.typ[(i, a, t)]["mbytes_per_sec"] if (i, a, t) in m.typ else 0 for t in range(5)]
+        bw[a] = [m.typ[(i, a, t)]["mb_per_sec"] if (i, a, t) in m.typ else 0 for t in range(5)]
         acc.append(access_value(bw[a], a != 1 or st.rewrite))
-        check(close(rec["access_mbytes_per_sec"][a], acc[a]),
-              f"{what}: {ACCESSES[a]} value {rec['access_mbytes_per_sec'][a]}, expected "
+        check(close(rec["access_mb_per_sec"][a], acc[a]),
+              f"{what}: {ACCESSES[a]} value {rec['access_mb_per_sec'][a]}, expected "
               f"{'(2 x type 0 + types 1-4) / 6' if a != 1 or st.rewrite else 'type 0'} = {acc[a]}")
         at = rec["access_time_sec"][a]
         tsum = sum(m.typ[(i, a, t)]["time_sec"] for t in range(5) if (i, a, t) in m.typ)
         check(finite(at) and at >= tsum * (1 - 1e-9),
               f"{what}: {ACCESSES[a]} pass time {at} < its types' times {tsum}")
     weighted = 0.25 * acc[0] + 0.25 * acc[1] + 0.5 * acc[2]
-    check(close(rec["weighted_mbytes_per_sec"], weighted),
-          f"{what}: weighted value {rec['weighted_mbytes_per_sec']}, expected 0.25 write + 0.25 "
+    check(close(rec["weighted_mb_per_sec"], weighted),
+          f"{what}: weighted value {rec['weighted_mb_per_sec']}, expected 0.25 write + 0.25 "
           f"rewrite + 0.5 read = {weighted}")
     # b_eff_io 2.1: WR = the five write types and the type-0 rewrite, each once; RD = the read
     # access value (type 0 twice).
     wr = (sum(bw[0]) + bw[1][0]) / 6
     r21 = math.sqrt(wr * acc[2])
-    check(close(rec["release21_mbytes_per_sec"], r21),
-          f"{what}: release 2.1 value {rec['release21_mbytes_per_sec']}, expected sqrt(WR x RD) "
+    check(close(rec["release21_mb_per_sec"], r21),
+          f"{what}: release 2.1 value {rec['release21_mb_per_sec']}, expected sqrt(WR x RD) "
           f"= {r21}")
     value = weighted if st.weighted else r21
-    check(close(rec["b_eff_io_mbytes_per_sec"], value),
-          f"{what}: b_eff_io {rec['b_eff_io_mbytes_per_sec']}, expected the "
+    check(close(rec["b_eff_io_mb_per_sec"], value),
+          f"{what}: b_eff_io {rec['b_eff_io_mb_per_sec']}, expected the "
           f"{'weighted' if st.weighted else 'release 2.1'} value {value}")
     wsum = usum = 0
     for a in range(3):
         ws, us = pass_wsum(m, i, a)
         wsum, usum = wsum + ws, usum + us
-    check(close(rec["wbw_mbytes_per_sec"], wsum / usum, 1e-6),
-          f"{what}: wbw {rec['wbw_mbytes_per_sec']}, the U-weighted mean of its patterns' "
+    check(close(rec["wbw_mb_per_sec"], wsum / usum, 1e-6),
+          f"{what}: wbw {rec['wbw_mb_per_sec']}, the U-weighted mean of its patterns' "
           f"bandwidths is {wsum / usum}")
     check(rec["bytes"] == sum(r["bytes"] for (j, _, _), r in m.typ.items() if j == i),
           f"{what}: bytes != the sum of its types' bytes")
@@ -524,7 +527,7 @@ def pattern_line(rec, i, a, p):
             f"S={rec['bytes'] / 1e6:8.3f} MB t={rec['time_sec']:5.2f} ={io:6.3f}+"
             f"{rec['barrier_sec']:6.3f}+{rec['bcast_sec']:5.3f}+{rec['sync_sec']:5.3f} "
             f"{rec['last_call_sec']:5.3f} ")
-    tail = f" bw={rec['mbytes_per_sec']:8.3f} MB/s"
+    tail = f" bw={rec['mb_per_sec']:8.3f} MB/s"
     if rec["errors"]:
         tail += f" {rec['errors']} ERRORS"
     if rec["disk_budget_stop"]:
@@ -535,8 +538,8 @@ def pattern_line(rec, i, a, p):
 def type_line(rec, a, t):
     line = (f" total pattern type:  S={rec['bytes'] / 1e6:7.3f} MB  t={rec['time_sec']:4.2f} "
             f"t_op={rec['open_sec']:4.2f} t_cl={rec['close_sec']:4.2f} "
-            f"wbw={rec['weighted_mbytes_per_sec']:8.3f} MB/s "
-            f"b_eff_io_{ACCESSES[a]}_{TYPES[t]}={rec['mbytes_per_sec']:8.3f} MB/s")
+            f"wbw={rec['weighted_mb_per_sec']:8.3f} MB/s "
+            f"b_eff_io_{ACCESSES[a]}_{TYPES[t]}={rec['mb_per_sec']:8.3f} MB/s")
     if t >= 3:
         line += f" Lseg={rec['segment_bytes'] / 1048576.0:1.0f} MBytes"
     return line
@@ -554,14 +557,14 @@ def access_lines(m, st, i, a):
     line = f" ----- with {errs} ERRORS --!--!--!--!--" if errs else ""
     line += (f" total access method: S={b / 1e6:7.3f} MB  t={at:4.2f} (Tn={st.tn}sec) "
              f"bw={b / at / 1e6:8.3f} MB/s, wbw={wsum / usum:8.3f} MB/s, b_eff_io_{ACCESSES[a]}="
-             f"{part['access_mbytes_per_sec'][a]:8.3f} MB/s")
+             f"{part['access_mb_per_sec'][a]:8.3f} MB/s")
     return [line]
 
 
 def final_line_re(m, st, sysinfo):
     r, p = m.result, m.part[m.result["partition"]]
-    line = (f" b_eff_io = {r['b_eff_io_mbytes_per_sec']:8.3f} MB/s on {r['processes']:1d} "
-            f"processes with {r['memory_per_process_mb']:3d} MByte/PE, "
+    line = (f" b_eff_io = {r['b_eff_io_mb_per_sec']:8.3f} MB/s on {r['processes']:1d} "
+            f"processes with {r['memory_per_process_mib']:3d} MByte/PE, "
             f"scheduled time={st.tn / 60:3.1f} Min, "
             f"on {sysinfo}")
     if not p["valid"]:
@@ -597,8 +600,8 @@ def expected_body(m, st):
         p = m.part[i]
         out.append(("line", f" total partition: n={p['processes']:<3d} S={p['bytes'] / 1e6:7.3f} MB"
                             f"  t={p['time_sec']:4.2f} bw={p['bytes'] / p['time_sec'] / 1e6:8.3f} "
-                            f"MB/s, wbw={p['wbw_mbytes_per_sec']:8.3f} MB/s, "
-                            f"b_eff_io={p['b_eff_io_mbytes_per_sec']:8.3f} MB/s"))
+                            f"MB/s, wbw={p['wbw_mb_per_sec']:8.3f} MB/s, "
+                            f"b_eff_io={p['b_eff_io_mb_per_sec']:8.3f} MB/s"))
     total = m.result['total_time_sec']
     out.append(("line", f" total execution time is {total:7.2f} sec"))
     if abs(total - st.T) > 0.1 * st.T:  # MB_BIO_T_SLACK
@@ -606,16 +609,16 @@ def expected_body(m, st):
                             f"it, the other passes repeat their counts)"))
     out.append(("line", ""))
     out.append(("line", f" b_eff_io := maximum over all bw_partition = "
-                        f"{m.result['b_eff_io_mbytes_per_sec']:8.3f} MB/s"))
+                        f"{m.result['b_eff_io_mb_per_sec']:8.3f} MB/s"))
     other = "release21" if st.weighted else "weighted"
     formula = ("sqrt(WR x RD)" if st.weighted else
                "0.25 x write + 0.25 x rewrite + 0.5 x read")
     for i in range(st.npart):
         p = m.part[i]
         out.append(("line", f" other definition, n={p['processes']:<3d} b_eff_io_{other}="
-                            f"{p[f'{other}_mbytes_per_sec']:8.3f} MB/s"))
+                            f"{p[f'{other}_mb_per_sec']:8.3f} MB/s"))
     out.append(("line", f" b_eff_io_{other} := maximum over all partitions of {formula} = "
-                        f"{m.result[f'{other}_mbytes_per_sec']:8.3f} MB/s"))
+                        f"{m.result[f'{other}_mb_per_sec']:8.3f} MB/s"))
     out.append(("line", ""))
     # The criteria the best partition failed, right before the final line's "NOT VALID".
     out += [("line", c) for c in criteria_lines(m.part[m.result["partition"]], st, True)]
@@ -677,7 +680,7 @@ def check_protocol_text(text, name, m, st, sysinfo):
             fields = {"n": str(rec["processes"]), "a": str(a), "type": str(TABLE[p][0]),
                       "p": str(p), "l": str(rec["chunk_bytes"]), "L": str(rec["call_bytes"]),
                       "r": str(rec["repetitions"]), "S": f"{rec['bytes'] / 1e6:.3f}",
-                      "bw": f"{rec['mbytes_per_sec']:.3f}", "Tp": f"{rec['scheduled_sec']:.2f}",
+                      "bw": f"{rec['mb_per_sec']:.3f}", "Tp": f"{rec['scheduled_sec']:.2f}",
                       "t": f"{rec['time_sec']:.2f}", "file": file_label(i, rec["processes"],
                                                                         TABLE[p][0])}
             for f_, v in fields.items():
@@ -704,7 +707,7 @@ def check_protocol_text(text, name, m, st, sysinfo):
 
 
 def check_header_text(text, name, m, st):
-    mb, lmax = m.result["memory_per_process_mb"], m.result["lmax_bytes"]
+    mb, lmax = m.result["memory_per_process_mib"], m.result["lmax_bytes"]
     want = [f"MEMORY_PER_PROCESSOR = {mb:4d} MBytes  [1MBytes = 1024*1024 bytes, 1MB = 1e6 bytes]",
             f"Maximum chunk size   = {lmax / 1048576.0:8.3f} MBytes"]
     for w in want:
@@ -759,7 +762,7 @@ def check_sum(text, m, st, sysinfo):
     other = "release21" if st.weighted else "weighted"
     for i, blk in enumerate(blocks[1:]):
         n, part = st.parts[i], m.part[i]
-        mb = m.result["memory_per_process_mb"]
+        mb = m.result["memory_per_process_mib"]
         lines = blk.split("\n")
         check(lines[0] == f"{n:3d} processes with {mb:4d} MByte/PE",
               f"{name}: block {i} heading {lines[0]!r}")
@@ -784,30 +787,30 @@ def check_sum(text, m, st, sysinfo):
                     if not all_types and t > 0:
                         want = "-"
                     elif pos == "total":
-                        want = f"{m.typ[(i, a, t)]['mbytes_per_sec']:.3f}"
+                        want = f"{m.typ[(i, a, t)]['mb_per_sec']:.3f}"
                     else:
                         p = next(p for p in range(43) if TABLE[p][0] == t and TABLE[p][3] == pos)
                         rec = m.pat[(i, a, p)]
-                        want = "-999.999" if rec["errors"] else f"{rec['mbytes_per_sec']:.3f}"
+                        want = "-999.999" if rec["errors"] else f"{rec['mb_per_sec']:.3f}"
                     check(vals[t] == want, f"{name}: block {i} ({n} PEs) {ACCESSES[a]} pos {pos} "
                                            f"type {t}: {vals[t]}, the JSON says {want}")
             check(lines[k] == "", f"{name}: block {i}: no blank line after the {ACCESSES[a]} rows")
             k += 1
-        pat2 = ", ".join(f"{m.pat[(i, a, 2)]['mbytes_per_sec']:8.3f} MB/s {ACCESSES[a]}"
+        pat2 = ", ".join(f"{m.pat[(i, a, 2)]['mb_per_sec']:8.3f} MB/s {ACCESSES[a]}"
                          for a in range(3))
         want = ["This table shows all results, except pattern 2 (scatter, l=1MBytes, L=2MBytes): ",
                 f"  bw_pat2= {pat2}", "", "(For gnuplot:)"]
         check(lines[k:k + 4] == want, f"{name}: block {i}: {lines[k:k + 4]}, expected {want}")
         for a in range(3):
             w = (f"weighted average bandwidth for {ACCESSES[a]:<7s} : "
-                 f"{part['access_mbytes_per_sec'][a]:8.3f} MB/s on {n} processes\n")
+                 f"{part['access_mb_per_sec'][a]:8.3f} MB/s on {n} processes\n")
             check(w in blk, f"{name}: block {i}: lacks {w!r}")
         amount = sum(m.typ[(i, 2, t)]["bytes"] for t in range(5)) / 1048576.0
         pct = 100 * amount / (mb * st.np if st.mt is None else st.mt)
         w = (f"(type=0 is weighted double)\n\nTotal amount of data written/read with each access "
              f"method: {amount:8.3f} MBytes\n  = {pct:4.1f} percent of the total memory")
         check(w in blk, f"{name}: block {i}: amount lines, expected {w!r}")
-        w = (f"\n\nb_eff_io of these measurements = {part['b_eff_io_mbytes_per_sec']:8.3f} MB/s on "
+        w = (f"\n\nb_eff_io of these measurements = {part['b_eff_io_mb_per_sec']:8.3f} MB/s on "
              f"{n} processes with {mb:3d} MByte/PE and scheduled time={st.tn / 60:3.1f} min"
              + (f", with {part['errors']} ERRORS --!--!--!--" if part["errors"] else "")
              + f"\n\n{'VALID' if part['valid'] else 'NOT VALID'} for comparison of different "
@@ -817,7 +820,7 @@ def check_sum(text, m, st, sysinfo):
         formula = ("sqrt(WR x RD)" if st.weighted else
                    "0.25 x write + 0.25 x rewrite + 0.5 x read")
         w += (f"\nb_eff_io_{other} of these measurements = "
-              f"{part[f'{other}_mbytes_per_sec']:8.3f} MB/s ({formula})\n")
+              f"{part[f'{other}_mb_per_sec']:8.3f} MB/s ({formula})\n")
         check(w in blk, f"{name}: block {i}: lacks\n{w}")
     tail = ("\nMaximum over all number of PEs\n------------------------------\n\n\n"
             + final_line_re(m, st, sysinfo) + "\n")
@@ -847,7 +850,7 @@ def check_plot(text, m, st):
                 for t in range(5):
                     p = next(p for p in range(43) if TABLE[p][0] == t and TABLE[p][3] == pos)
                     rec = m.pat.get((i, a, p))
-                    bw = rec["mbytes_per_sec"] if rec and not rec["errors"] else -1
+                    bw = rec["mb_per_sec"] if rec and not rec["errors"] else -1
                     want = f"{bw:.6g}" if bw > 0 else "-"
                     check(row[2 + t] == want, f"{name}: partition {i} {ACCESSES[a]} pos {pos} "
                                               f"type {t}: {row[2 + t]}, expected {want}")
@@ -1046,7 +1049,7 @@ def check_run(run):
     print(f"total run time: {m.summary['elapsed_sec']:.2f} s (b_eff_io "
           f"{r['total_time_sec']:.2f} s, job {run.elapsed:.1f} s)")
     return (f"{len(m.pat)} patterns, {len(m.typ)} types, partitions {st.parts}, b_eff_io "
-            f"{r['b_eff_io_mbytes_per_sec']:.3f} MB/s on {r['processes']} processes"
+            f"{r['b_eff_io_mb_per_sec']:.3f} MB/s on {r['processes']} processes"
             f"{'' if r['valid'] else ' (not valid)'}, {m.errors_total} data errors"
             + (f", {figures} figures drawn" if figures else ""))
 

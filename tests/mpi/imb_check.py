@@ -566,7 +566,7 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
         for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_cpu", "overlap"):
             if key + "_text" not in t:
                 continue
-            jkey = {"mbps": "mbytes_per_sec", "overlap": "overlap_percent"}.get(key, key + "_usec")
+            jkey = {"mbps": "mib_per_sec", "overlap": "overlap_percent"}.get(key, key + "_usec")
             if f"{r[jkey]:.2f}" != t[key + "_text"]:
                 fail(f"JSON {jkey} {r[jkey]} prints as {r[jkey]:.2f}, text says {t[key + '_text']}")
         if not 0 < r["t_min_usec"] <= r["t_avg_usec"] * (1 + 1e-12) <= r["t_max_usec"] * (1 + 1e-12):

@@ -233,13 +233,13 @@ def check_run(opts, cwd, proc, outdir):
     ar = [r for r in recs if r["type"] == "result" and r["suite"] == "IMB-MPI1" and
           r["benchmark"] == "Allreduce" and r["status"] == "ok" and r["bytes"] == 8]
     expect = {
-        "b_eff": (beff[0]["b_eff_mbytes_per_sec"] if beff else None, "b_eff_mbytes_per_sec"),
-        "b_eff_io": (bio[0]["b_eff_io_mbytes_per_sec"] if bio else None,
-                     "b_eff_io_mbytes_per_sec"),
+        "b_eff": (beff[0]["b_eff_mb_per_sec"] if beff else None, "b_eff_mb_per_sec"),
+        "b_eff_io": (bio[0]["b_eff_io_mb_per_sec"] if bio else None,
+                     "b_eff_io_mb_per_sec"),
         "PingPong latency": (min(pp, key=lambda r: r["bytes"])["t_avg_usec"] if pp else None,
                              "pingpong_latency_usec"),
-        "PingPong bandwidth": (max(r["mbytes_per_sec"] for r in pp) if pp else None,
-                               "pingpong_mbytes_per_sec"),
+        "PingPong bandwidth": (max(r["mib_per_sec"] for r in pp) if pp else None,
+                               "pingpong_mib_per_sec"),
         "Allreduce 8 B latency": (max(ar, key=lambda r: r["processes"])["t_avg_usec"]
                                   if ar else None, "allreduce_8_bytes_usec"),
     }
@@ -331,8 +331,8 @@ def check_tools(opts, cwd, a, b):
         r = json.loads(line)
         if r.get("type") == "presta_row":
             key = (f"{r['program']} {r['test']}, {r['processes']} procs, "
-                   f"{r['size_bytes']} bytes")
-            want.setdefault(key, r.get("latency_us", r.get("op_time_us")))
+                   f"{r['bytes']} bytes")
+            want.setdefault(key, r.get("latency_usec", r.get("op_time_usec")))
     wrong = [(k, v, shown.get(k)) for k, v in want.items()
              if k not in shown or abs(shown[k] - v) > 0.001 * v + 0.001]
     check(want and not wrong,

@@ -60,7 +60,9 @@ Failure, fail(msg), check(cond, msg)
     A failed expectation: raised, caught by main().
 load_jsonl(path, schema=None) -> list of records
     One JSON object per non-empty line, each valid against the schema file (if given; needs
-    python3-jsonschema), a "header" record first and a "summary" record last.
+    python3-jsonschema) and the rules of schema_rules.py (one run id, the schema version and
+    the header's suite on every record; the schema's field-name rule), a "header" record first
+    and a "summary" record last.
 file_spec(spec), create_files(cwd, specs), listing(cwd)
     A NAME=CONTENT spec as (NAME, CONTENT); create such specs in cwd; the set of every path below cwd (relative).
 """
@@ -73,6 +75,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import schema_rules  # noqa: E402  (beside this file)
 
 __all__ = ["Failure", "fail", "check", "parser", "main", "Run", "load_jsonl", "file_spec",
            "create_files", "listing"]
@@ -177,6 +182,12 @@ def load_jsonl(path, schema=None):
             err = jsonschema.exceptions.best_match(validator.iter_errors(rec))
             if err is not None:
                 fail(f"JSON record does not match the schema: {err.message}\n{rec}")
+        # What JSON Schema cannot say (tests/mpi/schema_rules.py): the schema's field-name
+        # rule, and every record self-contained - one run id, the schema version, the suite
+        # of the header it follows.
+        problems = schema_rules.rule_problems(schema_doc) + \
+            schema_rules.record_problems(records, schema_doc)
+        check(not problems, f"{os.path.basename(path)}: " + "; ".join(problems[:5]))
     check(records and records[0].get("type") == "header" and records[-1].get("type") == "summary",
           "JSON must start with a header and end with a summary record")
     return records

@@ -205,20 +205,20 @@ def check_com(w, o, text, rows, foot):
             for s in S:
                 r = rows[k]
                 k += 1
-                check((r["test"], r["processes"], r["size_bytes"]) == (name, p, s),
-                      f"row {k}: {r['test']} {r['processes']} {r['size_bytes']}")
+                check((r["test"], r["processes"], r["bytes"]) == (name, p, s),
+                      f"row {k}: {r['test']} {r['processes']} {r['bytes']}")
                 check_row_json(r, o, o["samples"])
                 streams = p if d else p // 2
                 bw = o["o"] * streams * s / r["time_sec"] / 1e6
                 op = r["time_sec"] / o["o"] * 1e6 / (1 if d else 2)
-                check(close(r["bandwidth_mbs"], bw) and close(r["op_time_us"], op), f"row {k} formulas")
+                check(close(r["bandwidth_mb_per_sec"], bw) and close(r["op_time_usec"], op), f"row {k} formulas")
                 # com's invariants: uni BW = P*size/(4*op), bi BW = P*size/op.
-                check(close(r["bandwidth_mbs"] * (1 if d else 4) * r["op_time_us"], p * s, 1e-6),
+                check(close(r["bandwidth_mb_per_sec"] * (1 if d else 4) * r["op_time_usec"], p * s, 1e-6),
                       f"row {k}: BW x op invariant")
-                want.append("  %-14s  %9d  %20d  %15.3f  %12.3f" % (name, p, s, r["bandwidth_mbs"],
-                                                                 r["op_time_us"]))
-                if r["bandwidth_mbs"] > best[d][0]:
-                    best[d] = [r["bandwidth_mbs"], s]
+                want.append("  %-14s  %9d  %20d  %15.3f  %12.3f" % (name, p, s, r["bandwidth_mb_per_sec"],
+                                                                 r["op_time_usec"]))
+                if r["bandwidth_mb_per_sec"] > best[d][0]:
+                    best[d] = [r["bandwidth_mb_per_sec"], s]
             want.append("")
     want += ["Max Unidirectional Bandwith :  %13.2f for message size of %7d bytes" % tuple(best[0]),
              "Max  Bidirectional Bandwith :  %13.2f for message size of %7d bytes" % tuple(best[1])]
@@ -235,10 +235,10 @@ def check_laten(w, o, text, rows, foot):
     check(len(rows) == len(L), f"{len(rows)} rows, expected {len(L)}")
     for p, r in zip(L, rows):
         want += pairs_block(w, o, p)
-        check(r["processes"] == p and r["size_bytes"] == 0, f"row P={r['processes']}")
+        check(r["processes"] == p and r["bytes"] == 0, f"row P={r['processes']}")
         check_row_json(r, o, o["samples"])
-        check(close(r["latency_us"], r["time_sec"] / o["o"] / 2 * 1e6), "latency = T/ops/2")
-        want.append("  %20d   %17.3f" % (p, r["latency_us"]))
+        check(close(r["latency_usec"], r["time_sec"] / o["o"] / 2 * 1e6), "latency = T/ops/2")
+        want.append("  %20d   %17.3f" % (p, r["latency_usec"]))
     want += params_block(o) + footer(w, o, foot, min(r["time_sec"] for r in rows))
     match_lines(text, want, "laten")
     return len(rows)
@@ -259,15 +259,15 @@ def check_rma(w, o, text, rows, foot):
             for s in S:
                 r = rows[k]
                 k += 1
-                check((r["test"], r["processes"], r["size_bytes"], r["epochs"]) == (name, p, s, o["c"]),
-                      f"row {k}: {r['test']} {r['processes']} {r['size_bytes']}")
+                check((r["test"], r["processes"], r["bytes"], r["epochs"]) == (name, p, s, o["c"]),
+                      f"row {k}: {r['test']} {r['processes']} {r['bytes']}")
                 check_row_json(r, o, o["samples"])
                 n_ops = o["o"] * o["c"]
-                check(close(r["bandwidth_mbs"], s * n_ops * f * p / r["time_sec"] / 1e6), f"row {k} BW")
-                check(close(r["op_time_us"], r["time_sec"] / n_ops * 1e6), f"row {k} op time")
-                check(close(r["bandwidth_mbs"] * r["op_time_us"], f * p * s, 1e-6), f"row {k}: BW x op = f x size")
+                check(close(r["bandwidth_mb_per_sec"], s * n_ops * f * p / r["time_sec"] / 1e6), f"row {k} BW")
+                check(close(r["op_time_usec"], r["time_sec"] / n_ops * 1e6), f"row {k} op time")
+                check(close(r["bandwidth_mb_per_sec"] * r["op_time_usec"], f * p * s, 1e-6), f"row {k}: BW x op = f x size")
                 want.append("  %-12s   %9d   %12d   %10d  %15.3f   %12.3f" %
-                            (name, p, s, o["o"], r["bandwidth_mbs"], r["op_time_us"]))
+                            (name, p, s, o["o"], r["bandwidth_mb_per_sec"], r["op_time_usec"]))
             last.append(rows[k - 1]["time_sec"])  # quirk Q11: the last size's time only
             want.append("")
     want += footer(w, o, foot, min(last))
@@ -293,8 +293,8 @@ def check_allred(w, args, text, recs):
     want += section("Loop Base Samples", loop) + section("Loop Op Samples", op)
     lm, om, tick = sum(loop) / n, sum(op) / n, a["wtick_sec"]
     op_mean = (sum(op) - sum(loop)) / (n * inner)
-    check(close(a["op_mean_us"], op_mean * 1e6), "Op mean = (sum op - sum loop)/(samples x inner)")
-    check(a["time_between_allreduce_us"] > 0, "time between Allreduce > 0")
+    check(close(a["op_mean_usec"], op_mean * 1e6), "Op mean = (sum op - sum loop)/(samples x inner)")
+    check(a["time_between_allreduce_usec"] > 0, "time between Allreduce > 0")
     if comp >= 1000:
         # allred.c times the compute phase in both loops; with 1000 or more compute iterations
         # the phase outweighs an Allreduce, so a compute-loop sample is most of an op-loop
@@ -309,7 +309,7 @@ def check_allred(w, args, text, recs):
     want += ["", "MPI Allreduce test", "  for %d MPI processes, message size 32 bytes, " % w,
              "  %d operations per sample, %d samples" % (inner, n), "",
              "  Wtick resolution           : %11.3f us" % (tick * 1e6),
-             "  Time between Allreduce     : %11.3f us" % a["time_between_allreduce_us"], "",
+             "  Time between Allreduce     : %11.3f us" % a["time_between_allreduce_usec"], "",
              "  Mean Compute Loop Time     : %11.3f us" % (lm * 1e6),
              "  Ticks per Compute Loop     : %11.0f" % (lm / tick),
              "  Mean Op Loop Time          : %11.3f us" % (om * 1e6),

@@ -185,7 +185,7 @@ class Tier:
                                         ["-prime", "on"])
                 lat[kind].append(min(rows[0]["t_avg_usec"], rows[1]["t_avg_usec"]))
                 t64[kind].append(rows[65536]["t_avg_usec"])
-                bw[kind].append(rows[1048576]["mbytes_per_sec"])
+                bw[kind].append(rows[1048576]["mib_per_sec"])
         # The best of the rounds: other jobs on the machine only ever slow a run down.
         best = {k: (min(lat[k]), min(t64[k]), max(bw[k])) for k in lat}
         med = {k: (statistics.median(lat[k]), statistics.median(t64[k]),
@@ -348,7 +348,7 @@ class Tier:
         for x in recs:
             if x["type"] == "beff_measurement" and x["size_index"] < 8:
                 k = (x["pattern"], x["size_index"])
-                best[k] = max(best.get(k, 0.0), x["mbytes_per_sec"])
+                best[k] = max(best.get(k, 0.0), x["mb_per_sec"])
         by_label = {}
         for p in pats:
             v = statistics.geometric_mean([best[(p["pattern"], k)] for k in range(8)])
@@ -372,9 +372,9 @@ class Tier:
                          f" > {slow.replace('  ', ' ')} {vs:.3f} MB/s ({within(slow)}): "
                          f"x{vf / vs:.2f}")
             check(vf > vs, f"beff: {lines[-1]} does not hold")
-        self.figure(f"b_eff on 6 processes, 2 per host: {res['b_eff_mbytes_per_sec']:.1f} MB/s "
-                    f"({res['b_eff_per_process_mbytes_per_sec']:.1f} per process), rings at "
-                    f"L_max {res['rings_at_lmax_mbytes_per_sec']:.1f} MB/s, latency "
+        self.figure(f"b_eff on 6 processes, 2 per host: {res['b_eff_mb_per_sec']:.1f} MB/s "
+                    f"({res['b_eff_per_process_mb_per_sec']:.1f} per process), rings at "
+                    f"L_max {res['rings_at_lmax_mb_per_sec']:.1f} MB/s, latency "
                     f"{res['latency_usec']:.1f} us")
         self.figure("  1 ... 128 bytes, geometric means:")
         for line in lines:
@@ -435,7 +435,7 @@ class Tier:
                   f"{r.name}: process sets {sorted({x['processes'] for x in rows})}, with -t 2 "
                   "on 6 processes 4 (2 x -t) and 6")
             bw[tag] = statistics.median(
-                x["bandwidth_mbs"] for x in rows if x["size_bytes"] == 65536)
+                x["bandwidth_mb_per_sec"] for x in rows if x["bytes"] == 65536)
             check(same == (6 if by_node else 0), f"{r.name}: {same} partners on the same node")
         # Reported, not asserted: one short com run per placement on a shared machine (the
         # order of TCP against shared memory is asserted by the pingpong and beff checks).
@@ -489,9 +489,9 @@ class Tier:
                      timeout=180)
         self.require_empty(r.name)
         res = [x for x in self.records(r, "bio.jsonl") if x["type"] == "beffio_result"]
-        check(res and res[0]["b_eff_io_mbytes_per_sec"] > 0, f"{r.name}: no b_eff_io result")
+        check(res and res[0]["b_eff_io_mb_per_sec"] > 0, f"{r.name}: no b_eff_io result")
         self.figure(f"b_eff_io on 6 processes, 3 hosts, shared directory: "
-                    f"{res[0]['b_eff_io_mbytes_per_sec']:.1f} MB/s (-MB 16 -T 4)")
+                    f"{res[0]['b_eff_io_mb_per_sec']:.1f} MB/s (-MB 16 -T 4)")
         r = self.job("beffio_node_local", spec, 6, "b_eff_io",
                      ["-MB", 16, "-T", 4, "-N", 6, "-p", self.h.node_local, "--timeout", 60],
                      status=1, timeout=90)

@@ -15,7 +15,7 @@ int main(void)
     char buf[512];
     FILE *f = tmpfile();
 
-    mb_jobj_begin(&o, "result");
+    mb_jobj_begin(&o, "result", NULL);
     mb_jobj_str(&o, "s", "a\"b\\c\nd\te\x01");
     mb_jobj_int(&o, "i", -42);
     mb_jobj_num(&o, "x", 0.1);
@@ -37,7 +37,7 @@ int main(void)
 
     /* Well-formed UTF-8 is kept; bytes that are not (a lone 0xff, a cut sequence, an overlong
      * '/', a surrogate) become the character of their value, so the line stays UTF-8. */
-    mb_jobj_begin(&o, "header");
+    mb_jobj_begin(&o, "header", NULL);
     mb_jobj_str(&o, "s",
                 "bad\xff.jsonl \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xe2\x82 \xc0\xaf "
                 "\xed\xa0\x80\xc3");
@@ -47,15 +47,18 @@ int main(void)
                         "\\u00c3\"}") == 0);
     free(text);
 
-    mb_jobj_begin(&o, "summary");
-    mb_jobj_int(&o, "rows", 3);
+    /* A record written to a results file names, after its type, the schema version, the run
+     * and the suite (docs/output.md, "Every record"). */
     {
-        const struct mb_sink sink = {f, "the test file"};
+        const struct mb_sink sink = {f, "the test file", "20261125T202357Z-h-1", "IMB-MPI1"};
+        mb_jobj_begin(&o, "summary", &sink);
+        mb_jobj_int(&o, "rows", 3);
         mb_jobj_write(&o, &sink);
     }
     rewind(f);
     EXPECT(fgets(buf, sizeof buf, f) != NULL);
-    EXPECT(strcmp(buf, "{\"type\":\"summary\",\"rows\":3}\n") == 0);
+    EXPECT(strcmp(buf, "{\"type\":\"summary\",\"schema_version\":2,\"run_id\":"
+                       "\"20261125T202357Z-h-1\",\"suite\":\"IMB-MPI1\",\"rows\":3}\n") == 0);
     fclose(f);
 
     /* Text: a user's control characters never reach the terminal; newline and tab stay; a

@@ -138,9 +138,15 @@ int main(int argc, char **argv)
     }
     props = json_object_get(schema, "definitions");
     EXPECT(json_object_size(props) > 0);
-    /* One row per record type, and no row for a type the suites do not write. */
+    /* One row per record type, and no row for a type the suites do not write. A record type is
+     * a definition with a "type" property; the others (schema_version, run_id, suite) are the
+     * fields every record type refers to. */
+    size_t types = 0;
     json_object_foreach((json_t *)props, name, v)
     {
+        if (!json_object_get(json_object_get(v, "properties"), "type"))
+            continue;
+        types++;
         json_t *o = json_pack("{ss}", "type", name);
         const struct mb_record_type *t = mb_rt_of(o);
         EXPECT(t != NULL && strcmp(t->type, name) == 0);
@@ -148,7 +154,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "record type '%s' has no row\n", name);
         json_decref(o);
     }
-    EXPECT(mb_record_type_count == json_object_size(props));
+    EXPECT(types > 0 && mb_record_type_count == types);
     EXPECT(mb_rt_page_count <= sizeof drawn / sizeof drawn[0]);
     for (size_t i = 0; i < mb_record_type_count; i++) {
         check_row(&mb_record_types[i], drawn);
