@@ -137,6 +137,7 @@ enum mb_scratch_outcome mb_scratch_remove(const char *path);
  * afterwards. The tally lets the caller report files kept, replaced or not removable. */
 struct mb_scratch_tally {
     int removed, kept, gone, replaced, failed;
+    int failed_errno; /* errno of the last unlink that failed */
 };
 struct mb_scratch_tally mb_scratch_remove_all(void);
 
@@ -171,6 +172,9 @@ void mb_scratch_janitor_start(void);
  * set (names too long, path not registered). */
 int mb_scratch_salvage(const char *path, const char *to, const char *note, struct mb_error *err);
 void mb_scratch_salvage_clear(void);
+/* The same move now, outside any handler (a run that went on from a run-time error): the
+ * registered file goes to `to` and the note to stderr, as a SIGINT would do. */
+void mb_scratch_salvage_now(void);
 
 /* SIGINT and SIGTERM handlers (mpirun forwards both to the ranks) that run mb_scratch_cleanup
  * and then re-raise the signal with the default action, so the process ends as it would have
