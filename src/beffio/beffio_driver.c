@@ -240,11 +240,20 @@ static int open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_st
         /* Also the barrier that makes every file exist before anyone opens it. */
         if (io_stopped(r, comm, where))
             return 1;
-        if (type != MB_BIO_SEPARATE)
-            mb_scratch_require_shared(ps->f.path, comm,
-                                      "types 0, 1, 3 and 4 share one file among the processes "
-                                      "of a partition, so -p must name a directory that every "
-                                      "process sees (a shared file system)");
+        if (type != MB_BIO_SEPARATE) {
+            struct mb_error err = {MB_ERR_NONE, ""};
+            /* A file removed since its creation: every process returns non-zero. */
+            if (mb_scratch_require_shared(ps->f.path, comm,
+                                          "types 0, 1, 3 and 4 share one file among the "
+                                          "processes of a partition, so -p must name a "
+                                          "directory that every process sees (a shared file "
+                                          "system)",
+                                          &err) != 0) {
+                if (err.kind != MB_ERR_NONE)
+                    mb_bio_record(r, "%s", err.msg);
+                return io_stopped(r, comm, where);
+            }
+        }
     }
     mb_timing_start(&tm);
     mb_bio_file_open(r, &ps->f, a, type);

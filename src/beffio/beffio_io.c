@@ -25,8 +25,7 @@
 #include <string.h>
 
 /* Records the first failure of this process, "rank R: what happened". */
-__attribute__((cold, format(printf, 2, 3))) static void io_failed(struct mb_bio_run *r,
-                                                                  const char *fmt, ...)
+void mb_bio_record(struct mb_bio_run *r, const char *fmt, ...)
 {
     char text[sizeof r->fail.msg];
     va_list ap;
@@ -45,7 +44,7 @@ __attribute__((cold)) static void io_fail(struct mb_bio_run *r, const struct mb_
     char text[MPI_MAX_ERROR_STRING + 128];
 
     mb_scratch_mpi_message(rc, text, sizeof text);
-    io_failed(r, "%s on '%s' failed: %s", what, f->path, text);
+    mb_bio_record(r, "%s on '%s' failed: %s", what, f->path, text);
 }
 
 /* Whether the call succeeded (else its failure is recorded). */
@@ -92,7 +91,7 @@ void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
     struct mb_error err = {MB_ERR_NONE, ""};
 
     if (f->owner && mb_scratch_create(f->path, r->b->force ? MB_SCRATCH_FORCE : 0, &err) != 0)
-        io_failed(r, "%s", err.msg);
+        mb_bio_record(r, "%s", err.msg);
 }
 
 /* As b_eff_io 2.1: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
@@ -106,7 +105,7 @@ void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, i
     MPI_Info info = mb_bio_open_info(r->b, f->n, access, type);
 
     if (mb_scratch_open(f->comm, f->path, amode, info, &f->fh, &err) != MPI_SUCCESS)
-        io_failed(r, "%s", err.msg);
+        mb_bio_record(r, "%s", err.msg);
     mb_bio_info_free(&info);
     f->disp = 0;
     f->wrote = 0;
@@ -119,7 +118,7 @@ void mb_bio_file_close(struct mb_bio_run *r, struct mb_bio_file *f, int access)
     if (access == MB_BIO_READ && f->owner) {
         const enum mb_scratch_outcome o = mb_scratch_remove(f->path);
         if (o == MB_SCRATCH_FAILED)
-            io_failed(r, "cannot remove scratch file '%s': %s", f->path, strerror(errno));
+            mb_bio_record(r, "cannot remove scratch file '%s': %s", f->path, strerror(errno));
     }
 }
 
@@ -215,8 +214,8 @@ void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct m
         return;
     MPI_Get_count(&st, MPI_DOUBLE, &got);
     if (__builtin_expect(got != s->elems, 0))
-        io_failed(r, "%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
-                  reading ? "the file is shorter than written" : "is the file system full?");
+        mb_bio_record(r, "%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
+                      reading ? "the file is shorter than written" : "is the file system full?");
     f->wrote += (MPI_Offset)got * 8;
 }
 
@@ -251,10 +250,11 @@ void mb_bio_check_size(struct mb_bio_run *r, const struct mb_bio_file *f,
         return;
     MB_MPI(MPI_Comm_rank(f->comm, &me));
     if (largest < least && me == 0)
-        io_failed(r,
-                  "the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "
-                  "up to there (is the file system full?)",
-                  s->p, f->path, (long long)largest, (long long)least);
+        mb_bio_record(
+            r,
+            "the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "
+            "up to there (is the file system full?)",
+            s->p, f->path, (long long)largest, (long long)least);
 }
 
 static void report(const struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,

@@ -114,6 +114,9 @@ struct mb_bio_step {
 /* beffio_io.c: the kernels (no clock). An I/O error is recorded in r->fail (the first one of
  * the process) and the calls go on as the loop counts say, so that no collective is left
  * waiting; the driver agrees on it between patterns. */
+/* Records an I/O failure of this process in r->fail as "rank R: ..." (the first one only). */
+void mb_bio_record(struct mb_bio_run *r, const char *fmt, ...)
+    __attribute__((cold, format(printf, 2, 3)));
 int mb_bio_shared_pointer(const struct mb_bio_config *b, int type);
 void mb_bio_file_name(struct mb_bio_run *r, struct mb_bio_file *f, int index, int type);
 void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f);
