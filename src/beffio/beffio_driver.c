@@ -36,17 +36,52 @@ static void barrier(MPI_Comm comm)
     MB_MPI(MPI_Barrier(comm));
 }
 
-static void arm(const struct mb_bio_run *r, int a, int n, int p, long long l)
+/* What the watchdog's message and an I/O error name: pass, partition, pattern. */
+static void pattern_label(char *label, size_t len, int a, int n, int p, long long l)
 {
-    char label[256];
-
-    if (!r->ctx->wd)
-        return;
-    snprintf(label, sizeof label,
+    snprintf(label, len,
              "b_eff_io %s pass, partition of %d process%s, pattern %d (%s, chunk %lld bytes)",
              mb_bio_access_name[a], n, n == 1 ? "" : "es", p,
              mb_bio_type_name[mb_bio_table[p].type], l);
-    mb_watchdog_arm(r->ctx->wd, label);
+}
+
+static void arm(const struct mb_bio_run *r, const char *label)
+{
+    if (r->ctx->wd)
+        mb_watchdog_arm(r->ctx->wd, label);
+}
+
+/* Whether a process of the partition recorded a failed I/O call (r->fail) - collective over
+ * comm, at points that every process of the partition reaches whatever failed before (after a
+ * type's file is created and opened, after each pattern), never inside a timed loop: the calls
+ * after a failure go on as the loop counts say, so no collective is left waiting. A process
+ * that failed puts where (the pattern's label) before its message, once. */
+static int io_stopped(struct mb_bio_run *r, MPI_Comm comm, const char *where)
+{
+    int any = r->fail.kind != MB_ERR_NONE;
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm));
+    if (r->fail.kind != MB_ERR_NONE && !r->labelled) {
+        char msg[sizeof r->fail.msg];
+        snprintf(msg, sizeof msg, "%.200s: %.800s", where, r->fail.msg);
+        snprintf(r->fail.msg, sizeof r->fail.msg, "%s", msg);
+        r->labelled = 1;
+    }
+    return any;
+}
+
+/* After an agreed failure: the type's file, if it is open, is closed where every process of its
+ * communicator holds it (the close is collective there; a collective open that failed on some
+ * processes only leaves the others a handle that MPI_Finalize takes). The file itself goes with
+ * every other scratch file at the end of the run (beffio_suite.c). */
+static void close_after_failure(struct mb_bio_file *f)
+{
+    int open = f->fh != MPI_FILE_NULL, all;
+
+    MB_MPI(MPI_Allreduce(&open, &all, 1, MPI_INT, MPI_MIN, f->comm));
+    if (all)
+        (void)MPI_File_close(&f->fh); /* its error, if any, changes nothing now */
+    f->fh = MPI_FILE_NULL;
 }
 
 /* Armed waits outside the patterns: a partition's processes meet in barriers and a reduction
@@ -126,7 +161,8 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
         if (a != MB_BIO_READ)
             mb_bio_stamp(r, &s, reps, r->cfg->common.selftest && r->ctx->rank == 0);
         mb_bio_transfer(r, &ps->f, &s);
-        if (a == MB_BIO_READ)
+        /* After a failed call the buffer holds no file content: no data errors from it. */
+        if (a == MB_BIO_READ && r->fail.kind == MB_ERR_NONE)
             errors += mb_bio_verify(r, &s, reps, &shown);
         else if (check)
             mb_bio_unstamp(r, &s);
@@ -138,8 +174,12 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
             barrier(comm);
             tc = mb_timing_split(&tm);
             m->t_barrier += tc - tb;
+            /* Rank 0's own failed call ends the loop at once (the others' at the pattern's
+             * end, where the partition agrees). */
             if (root)
-                conti = keep_going(tc, reps, tp, per_rep * (double)(reps + 1), allowance);
+                conti = r->fail.kind != MB_ERR_NONE
+                            ? 0
+                            : keep_going(tc, reps, tp, per_rep * (double)(reps + 1), allowance);
             if (root)
                 m->disk_stop = conti == 2;
             MB_MPI(MPI_Bcast(&conti, 1, MPI_CHAR, 0, comm));
@@ -153,7 +193,7 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
         barrier(comm);
         ts = mb_timing_split(&tm);
         m->t_barrier += ts - tb;
-        mb_bio_sync(&ps->f);
+        mb_bio_sync(r, &ps->f);
         m->t_sync = mb_timing_split(&tm) - ts;
     }
     {
@@ -185,8 +225,11 @@ static void pattern(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_sta
     m->tp = tp;
 }
 
-static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
-                      int a, int type)
+/* Opens the type's file (the write pass creates it first). Returns whether the partition
+ * stops: a file that could not be made or opened, agreed by the partition before anyone
+ * opens a name that is not this run's or writes to a file that not every process opened. */
+static int open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
+                     int a, int type, const char *where)
 {
     const MPI_Comm comm = r->comm[i];
     struct mb_timing tm = mb_timing_make(mb_sync_barriers(comm, 1));
@@ -194,18 +237,30 @@ static void open_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_s
     mb_bio_file_name(r, &ps->f, i, type);
     if (a == MB_BIO_WRITE) {
         mb_bio_file_create(r, &ps->f);
-        barrier(comm); /* every file exists before anyone opens it */
-        if (type != MB_BIO_SEPARATE)
-            mb_scratch_require_shared(ps->f.path, comm,
-                                      "types 0, 1, 3 and 4 share one file among the processes "
-                                      "of a partition, so -p must name a directory that every "
-                                      "process sees (a shared file system)");
+        /* Also the barrier that makes every file exist before anyone opens it. */
+        if (io_stopped(r, comm, where))
+            return 1;
+        if (type != MB_BIO_SEPARATE) {
+            struct mb_error err = {MB_ERR_NONE, ""};
+            /* A file removed since its creation: every process returns non-zero. */
+            if (mb_scratch_require_shared(ps->f.path, comm,
+                                          "types 0, 1, 3 and 4 share one file among the "
+                                          "processes of a partition, so -p must name a "
+                                          "directory that every process sees (a shared file "
+                                          "system)",
+                                          &err) != 0) {
+                if (err.kind != MB_ERR_NONE)
+                    mb_bio_record(r, "%s", err.msg);
+                return io_stopped(r, comm, where);
+            }
+        }
     }
     mb_timing_start(&tm);
     mb_bio_file_open(r, &ps->f, a, type);
     barrier(comm);
     (void)mb_timing_stop(&tm, 1);
     d->ty[i][a][type].t_open = tm.elapsed;
+    return io_stopped(r, comm, where);
 }
 
 static void close_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_state *ps, int i,
@@ -214,7 +269,7 @@ static void close_type(struct mb_bio_run *r, struct mb_bio_data *d, struct pass_
     struct mb_timing tm = mb_timing_make(mb_sync_none());
 
     mb_timing_start(&tm);
-    mb_bio_file_close(&ps->f, a);
+    mb_bio_file_close(r, &ps->f, a);
     barrier(r->comm[i]);
     (void)mb_timing_stop(&tm, 1);
     d->ty[i][a][type].t_close = tm.elapsed;
@@ -255,7 +310,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     struct pass_state ps;
     struct mb_bio_accval *ac = &d->ac[i][a];
     struct mb_timing tm = mb_timing_make(mb_sync_barriers(comm, 1));
-    int n, rank;
+    int n, rank, stopped = 0;
     long long errors = 0;
 
     if (comm == MPI_COMM_NULL)
@@ -271,21 +326,32 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     }
     arm_wait(r, a, n, "starting");
     mb_timing_start(&tm);
-    for (int p = 0; p < MB_BIO_PATTERNS; p++) {
+    for (int p = 0; p < MB_BIO_PATTERNS && !stopped; p++) {
         const struct mb_bio_pattern *q = &mb_bio_table[p];
+        char label[256];
         if (!mb_bio_runs(p, a, rewrite_all))
             continue;
         if (p == mb_bio_first_of_type(MB_BIO_SEGMENTED))
             d->lseg[i] = mb_bio_segments(d->rep[i], r->lmax, &d->fill[i]);
+        pattern_label(label, sizeof label, a, n, p, mb_bio_chunk(p, r->lmax, d->fill[i]));
         /* Armed on every process of the partition (core/watchdog.h), file open and close
          * included: a process waits for the others in both. */
-        arm(r, a, n, p, mb_bio_chunk(p, r->lmax, d->fill[i]));
-        if (q->part == MB_BIO_FIRST)
-            open_type(r, d, &ps, i, a, q->type);
-        pattern(r, d, &ps, i, a, p, tu);
-        if (q->part == MB_BIO_LAST)
-            close_type(r, d, &ps, i, a, q->type);
+        arm(r, label);
+        if (q->part == MB_BIO_FIRST && open_type(r, d, &ps, i, a, q->type, label)) {
+            stopped = 1;
+        } else {
+            pattern(r, d, &ps, i, a, p, tu);
+            if (q->part == MB_BIO_LAST)
+                close_type(r, d, &ps, i, a, q->type);
+            stopped = io_stopped(r, comm, label);
+        }
         arm_wait(r, a, n, "between patterns");
+        /* An I/O error stops the pass: the failed pattern has no line (its time is of failed
+         * calls), the file is closed, and every process learns it at the partition's end. */
+        if (stopped) {
+            close_after_failure(&ps.f);
+            break;
+        }
         if (rank == 0) {
             mb_bio_print_pattern(r, d, i, a, p);
             mb_bio_json_pattern(r, d, i, a, p);
@@ -301,7 +367,7 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     MB_MPI(MPI_Reduce(&ps.errors, &errors, 1, MPI_LONG_LONG, MPI_SUM, 0, comm));
     barrier(comm);
     mb_watchdog_disarm(r->ctx->wd);
-    if (rank == 0) {
+    if (rank == 0 && !stopped) {
         ac->ran = 1;
         (void)mb_timing_stop(&tm, 1);
         ac->t = tm.elapsed;
@@ -327,16 +393,38 @@ static void partition_pass(struct mb_bio_run *r, struct mb_bio_data *d, int i, i
     }
 }
 
+/* The end of a partition's pass on every process, those outside it too: whether a process
+ * recorded an I/O failure, and if so the message of the lowest such rank on every process (as
+ * one line; rank 0 reports it). */
+static int world_stopped(struct mb_bio_run *r)
+{
+    const struct mb_ctx *ctx = r->ctx;
+    int who = r->fail.kind != MB_ERR_NONE ? ctx->rank : ctx->size;
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, ctx->world));
+    if (who == ctx->size)
+        return 0;
+    MB_MPI(MPI_Bcast(r->fail.msg, (int)sizeof r->fail.msg, MPI_CHAR, who, ctx->world));
+    r->fail.kind = MB_ERR_RUNTIME;
+    r->fail.msg[sizeof r->fail.msg - 1] = '\0';
+    /* One line: an MPI library's error stack (MPICH) comes in several. */
+    for (char *c = r->fail.msg; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    return 1;
+}
+
 void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
 {
     const struct mb_stopwatch total = mb_stopwatch_start();
     struct mb_idle idle;
+    int stopped = 0;
 
     barrier(r->ctx->world);
-    for (int a = 0; a < MB_BIO_ACCESSES; a++) {
+    for (int a = 0; a < MB_BIO_ACCESSES && !stopped; a++) {
         if (r->ctx->rank == 0)
             mb_bio_print_table_head(r);
-        for (int i = 0; i < d->npart; i++) {
+        for (int i = 0; i < d->npart && !stopped; i++) {
             const int n = r->b->partitions[i];
             arm_wait(r, a, n, "all processes meeting before it");
             barrier(r->ctx->world);
@@ -350,6 +438,9 @@ void mb_bio_measure(struct mb_bio_run *r, struct mb_bio_data *d)
                 mb_idle_wait(&idle, "b_eff_io partition pass (this process outside the partition)");
             arm_wait(r, a, n, "all processes meeting after it");
             mb_idle_end(&idle);
+            /* An I/O error ends the run here, where every process is (no collective that a
+             * failed process skipped is left waiting). */
+            stopped = world_stopped(r);
         }
     }
     barrier(r->ctx->world);

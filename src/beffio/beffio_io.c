@@ -8,29 +8,52 @@
  * create: the owner creates each name exclusively through core/scratch.h (validation has
  * already refused existing names unless --force), registers it for removal on every exit
  * path, and removes it after the read pass closes it (unless -keep), inside the timed close
- * as the original's delete-on-close is. Every MPI-IO error ends the run with a message naming
- * call and file: a full disk is an error (status 1), never a bandwidth. */
+ * as the original's delete-on-close is. Every MPI-IO error - and a transfer that moved less
+ * than asked, a file shorter than written - is recorded in r->fail with a message naming the
+ * call, the file and the system's reason (b_eff_io 2.1 ends the job there): the driver agrees
+ * on it between patterns and stops the run, which ends with status 1 and no value - a full
+ * disk is an error, never a bandwidth - and never with MPI_Abort, so that the main job goes
+ * on with its next phase (docs/adr/io-space-check.md). */
 #include "beffio/beffio_hints.h"
 #include "beffio/beffio_options.h"
 #include "beffio/beffio_run.h"
 #include "core/error.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-__attribute__((cold, noreturn)) static void io_fail(const struct mb_bio_file *f, int rc,
-                                                    const char *what)
+/* Records the first failure of this process, "rank R: what happened". */
+void mb_bio_record(struct mb_bio_run *r, const char *fmt, ...)
+{
+    char text[sizeof r->fail.msg];
+    va_list ap;
+
+    if (r->fail.kind != MB_ERR_NONE)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    mb_error_set(&r->fail, MB_ERR_RUNTIME, "rank %d: %s", r->ctx->rank, text);
+}
+
+__attribute__((cold)) static void io_fail(struct mb_bio_run *r, const struct mb_bio_file *f, int rc,
+                                          const char *what)
 {
     char text[MPI_MAX_ERROR_STRING + 128];
 
     mb_scratch_mpi_message(rc, text, sizeof text);
-    mb_die("%s on '%s' failed: %s", what, f->path, text);
+    mb_bio_record(r, "%s on '%s' failed: %s", what, f->path, text);
 }
 
-static void io_ok(const struct mb_bio_file *f, int rc, const char *what)
+/* Whether the call succeeded (else its failure is recorded). */
+static int io_ok(struct mb_bio_run *r, const struct mb_bio_file *f, int rc, const char *what)
 {
-    if (__builtin_expect(rc != MPI_SUCCESS, 0))
-        io_fail(f, rc, what);
+    if (__builtin_expect(rc == MPI_SUCCESS, 1))
+        return 1;
+    io_fail(r, f, rc, what);
+    return 0;
 }
 
 /* Type 1 uses the shared file pointer unless -noshared (then it is a second type 0). */
@@ -60,13 +83,15 @@ void mb_bio_file_name(struct mb_bio_run *r, struct mb_bio_file *f, int index, in
         mb_die("%s", err.msg);
 }
 
-/* Before the write pass's open: the owner creates the name (exclusively unless --force). */
+/* Before the write pass's open: the owner creates the name (exclusively unless --force). A
+ * name that cannot be made (a full disk, a directory removed or made read-only, a file of
+ * someone else's there) is recorded; the driver agrees on it before anyone opens the name. */
 void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f)
 {
     struct mb_error err = {MB_ERR_NONE, ""};
 
     if (f->owner && mb_scratch_create(f->path, r->b->force ? MB_SCRATCH_FORCE : 0, &err) != 0)
-        mb_die("%s", err.msg);
+        mb_bio_record(r, "%s", err.msg);
 }
 
 /* As b_eff_io 2.1: write and rewrite open read-write, read read-only; all with UNIQUE_OPEN
@@ -80,19 +105,20 @@ void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, i
     MPI_Info info = mb_bio_open_info(r->b, f->n, access, type);
 
     if (mb_scratch_open(f->comm, f->path, amode, info, &f->fh, &err) != MPI_SUCCESS)
-        mb_die("%s", err.msg);
+        mb_bio_record(r, "%s", err.msg);
     mb_bio_info_free(&info);
     f->disp = 0;
     f->wrote = 0;
 }
 
-void mb_bio_file_close(struct mb_bio_file *f, int access)
+void mb_bio_file_close(struct mb_bio_run *r, struct mb_bio_file *f, int access)
 {
-    io_ok(f, MPI_File_close(&f->fh), "MPI_File_close");
+    (void)io_ok(r, f, MPI_File_close(&f->fh), "MPI_File_close");
+    f->fh = MPI_FILE_NULL; /* also after a failed close: never closed twice */
     if (access == MB_BIO_READ && f->owner) {
         const enum mb_scratch_outcome o = mb_scratch_remove(f->path);
         if (o == MB_SCRATCH_FAILED)
-            mb_die("cannot remove scratch file '%s'", f->path);
+            mb_bio_record(r, "cannot remove scratch file '%s': %s", f->path, strerror(errno));
     }
 }
 
@@ -112,16 +138,16 @@ void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bi
         MB_MPI(MPI_Type_create_darray(f->n, f->rank, 2, gsizes, distribs, dargs, psizes,
                                       MPI_ORDER_C, MPI_DOUBLE, &tile));
         MB_MPI(MPI_Type_commit(&tile));
-        io_ok(f, MPI_File_set_view(f->fh, f->disp, MPI_DOUBLE, tile, "native", info),
-              "MPI_File_set_view");
+        (void)io_ok(r, f, MPI_File_set_view(f->fh, f->disp, MPI_DOUBLE, tile, "native", info),
+                    "MPI_File_set_view");
         MB_MPI(MPI_Type_free(&tile));
     } else if (q->part == MB_BIO_FIRST) {
         const MPI_Offset disp =
             q->type >= MB_BIO_SEGMENTED ? (MPI_Offset)f->rank * (MPI_Offset)s->lseg : 0;
-        io_ok(f, MPI_File_set_view(f->fh, disp, MPI_DOUBLE, MPI_DOUBLE, "native", info),
-              "MPI_File_set_view");
+        (void)io_ok(r, f, MPI_File_set_view(f->fh, disp, MPI_DOUBLE, MPI_DOUBLE, "native", info),
+                    "MPI_File_set_view");
     } else if (info != MPI_INFO_NULL) {
-        io_ok(f, MPI_File_set_info(f->fh, info), "MPI_File_set_info");
+        (void)io_ok(r, f, MPI_File_set_info(f->fh, info), "MPI_File_set_info");
     }
     mb_bio_info_free(&info);
 }
@@ -184,17 +210,18 @@ void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct m
         rc = reading ? MPI_File_read(f->fh, buf, s->elems, MPI_DOUBLE, &st)
                      : MPI_File_write(f->fh, buf, s->elems, MPI_DOUBLE, &st);
     }
-    io_ok(f, rc, what);
+    if (!io_ok(r, f, rc, what))
+        return;
     MPI_Get_count(&st, MPI_DOUBLE, &got);
     if (__builtin_expect(got != s->elems, 0))
-        mb_die("%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
-               reading ? "the file is shorter than written" : "is the file system full?");
+        mb_bio_record(r, "%s on '%s' moved %d of %d doubles (%s)", what, f->path, got, s->elems,
+                      reading ? "the file is shorter than written" : "is the file system full?");
     f->wrote += (MPI_Offset)got * 8;
 }
 
-void mb_bio_sync(struct mb_bio_file *f)
+void mb_bio_sync(struct mb_bio_run *r, struct mb_bio_file *f)
 {
-    io_ok(f, MPI_File_sync(f->fh), "MPI_File_sync");
+    (void)io_ok(r, f, MPI_File_sync(f->fh), "MPI_File_sync");
 }
 
 /* After a write-pass pattern (outside its timing): the file must reach as far as the pattern
@@ -204,7 +231,7 @@ void mb_bio_sync(struct mb_bio_file *f)
  * pointer is left out: Open MPI's sharedfp components may keep the writes aside until the
  * file is closed (seen with IMB-IO's P_Write_Shared), and its short counts do reach the
  * caller (a full disk ends type 1 with "moved N of M doubles"). */
-void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
+void mb_bio_check_size(struct mb_bio_run *r, const struct mb_bio_file *f,
                        const struct mb_bio_step *s)
 {
     const int type = mb_bio_table[s->p].type;
@@ -219,12 +246,15 @@ void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
         least = f->wrote;
     else /* segmented: the last process's segment */
         least = (MPI_Offset)(f->n - 1) * (MPI_Offset)s->lseg + f->wrote;
-    io_ok(f, mb_scratch_file_extent(f->fh, f->comm, &largest), "MPI_File_get_size");
+    if (!io_ok(r, f, mb_scratch_file_extent(f->fh, f->comm, &largest), "MPI_File_get_size"))
+        return;
     MB_MPI(MPI_Comm_rank(f->comm, &me));
     if (largest < least && me == 0)
-        mb_die("the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "
-               "up to there (is the file system full?)",
-               s->p, f->path, (long long)largest, (long long)least);
+        mb_bio_record(
+            r,
+            "the write pass of pattern %d left '%s' with %lld bytes, but %lld were written "
+            "up to there (is the file system full?)",
+            s->p, f->path, (long long)largest, (long long)least);
 }
 
 static void report(const struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,

@@ -85,6 +85,11 @@ struct mb_bio_run {
     MPI_Comm comm[MB_BIO_MAX_PARTITIONS]; /* partition i's communicator, or MPI_COMM_NULL */
     struct mb_out prot;                   /* rank 0: the .prot file being written */
     char fs_type[32];                     /* the scratch directory's file system */
+    /* This process's first failed I/O call, "rank R: what happened", which the driver agrees
+     * on (docs/adr/io-space-check.md); after the agreement every process holds the lowest
+     * failing rank's message. */
+    struct mb_error fail;
+    int labelled; /* fail.msg starts with where it happened */
 };
 
 /* The file of one pattern type during one pass. */
@@ -106,20 +111,25 @@ struct mb_bio_step {
     long long lseg;       /* types 3/4 */
 };
 
-/* beffio_io.c: the kernels (no clock). */
+/* beffio_io.c: the kernels (no clock). An I/O error is recorded in r->fail (the first one of
+ * the process) and the calls go on as the loop counts say, so that no collective is left
+ * waiting; the driver agrees on it between patterns. */
+/* Records an I/O failure of this process in r->fail as "rank R: ..." (the first one only). */
+void mb_bio_record(struct mb_bio_run *r, const char *fmt, ...)
+    __attribute__((cold, format(printf, 2, 3)));
 int mb_bio_shared_pointer(const struct mb_bio_config *b, int type);
 void mb_bio_file_name(struct mb_bio_run *r, struct mb_bio_file *f, int index, int type);
 void mb_bio_file_create(struct mb_bio_run *r, const struct mb_bio_file *f);
 void mb_bio_file_open(struct mb_bio_run *r, struct mb_bio_file *f, int access, int type);
-void mb_bio_file_close(struct mb_bio_file *f, int access);
+void mb_bio_file_close(struct mb_bio_run *r, struct mb_bio_file *f, int access);
 void mb_bio_view(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s);
 void mb_bio_stamp(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep, int selftest);
 void mb_bio_unstamp(struct mb_bio_run *r, const struct mb_bio_step *s);
 void mb_bio_transfer(struct mb_bio_run *r, struct mb_bio_file *f, const struct mb_bio_step *s);
 long long mb_bio_verify(struct mb_bio_run *r, const struct mb_bio_step *s, long long rep,
                         long long *shown);
-void mb_bio_sync(struct mb_bio_file *f);
-void mb_bio_check_size(const struct mb_bio_run *r, const struct mb_bio_file *f,
+void mb_bio_sync(struct mb_bio_run *r, struct mb_bio_file *f);
+void mb_bio_check_size(struct mb_bio_run *r, const struct mb_bio_file *f,
                        const struct mb_bio_step *s);
 
 /* beffio_report.c (rank 0): the lines go to stdout and to the .prot file (r->prot) as

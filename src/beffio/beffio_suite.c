@@ -6,7 +6,9 @@
  * registered with core/scratch.h, so every exit path removes them) and renames them into
  * place only after a run that finished - an existing PREFIX.prot of an earlier run survives a
  * failed one. Progress is never lost: every pattern's line reaches stdout and the JSON file as
- * it ends. */
+ * it ends. A run stopped by an I/O error (beffio_driver.c) ends normally with status 1: its
+ * protocol so far, ending with why, is kept as PREFIX.prot.interrupted as after a SIGINT, and
+ * no value, .sum, .plot or .gps is written (docs/adr/io-space-check.md). */
 #include "beffio/beffio_options.h"
 #include "beffio/beffio_run.h"
 #include "core/clock.h"
@@ -144,6 +146,48 @@ static void bio_release(const struct mb_ctx *ctx, void *state)
     free(st);
 }
 
+/* The patterns that produced a line (rank 0). */
+static long long rows_of(const struct mb_bio_data *d)
+{
+    long long rows = 0;
+
+    for (int i = 0; i < d->npart; i++)
+        for (int a = 0; a < MB_BIO_ACCESSES; a++)
+            for (int p = 0; p < MB_BIO_PATTERNS; p++)
+                rows += d->m[i][a][p].ran;
+    return rows;
+}
+
+/* A run that an I/O error stopped (every process holds the agreed message): rank 0 says where
+ * and why on stdout and at the end of the protocol, keeps the protocol so far, and hands the
+ * message on as the run's run-time error (status 1, once on stderr, the JSON summary's error;
+ * in the main job the phase's reason). */
+static void stopped(const struct mb_ctx *ctx, struct mb_bio_run *r, struct mb_protofiles *pr,
+                    const struct mb_bio_data *d, struct mb_tally *tally)
+{
+    tally->status = MB_EXIT_RUNTIME;
+    snprintf(tally->status_text, sizeof tally->status_text, "%s", r->fail.msg);
+    tally->status_what = tally->status_text;
+    if (ctx->rank != 0)
+        return;
+    mb_printf(&ctx->out, "\n# stopped by an I/O error: %s\n", r->fail.msg);
+    mb_printf(&r->prot, "\n# stopped by an I/O error: %s\n", r->fail.msg);
+    mb_flush(&ctx->out);
+    mb_flush(&r->prot);
+    mb_protofiles_cut(pr, PROT, r->cfg->prog, "stopped by an I/O error");
+    tally->rows = rows_of(d);
+}
+
+/* Every process, after removing its scratch files: what could not be removed is said (a file
+ * system made read-only during the run keeps them; docs/adr/io-space-check.md). */
+static void left_behind(const struct mb_ctx *ctx, const struct mb_bio_config *b,
+                        struct mb_scratch_tally t)
+{
+    if (t.failed > 0)
+        mb_eprintf("b_eff_io: note: rank %d could not remove %d scratch file%s in '%s': %s",
+                   ctx->rank, t.failed, t.failed == 1 ? "" : "s", b->dir, strerror(t.failed_errno));
+}
+
 static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     const struct mb_bio_config *b = mb_bio_cfg(cfg);
@@ -159,9 +203,11 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     if (ctx->rank == 0)
         header(rp);
     mb_bio_measure(rp, d);
-    if (ctx->rank == 0) {
+    if (rp->fail.kind != MB_ERR_NONE) {
+        stopped(ctx, rp, ppr, d, tally);
+    } else if (ctx->rank == 0) {
         const struct mb_out sum = {{ppr->f[SUM], NULL}, 1, {ppr->label[SUM], NULL}};
-        long long rows = 0, errors = 0;
+        long long errors = 0;
         mb_bio_evaluate(b, d);
         mb_bio_print_end(rp, d);
         mb_bio_print_final(rp, d, &ctx->out);
@@ -175,17 +221,14 @@ static int bio_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         mb_flush(&ctx->out);
         mb_protofiles_commit(ppr);
         for (int i = 0; i < d->npart; i++)
-            for (int a = 0; a < MB_BIO_ACCESSES; a++) {
+            for (int a = 0; a < MB_BIO_ACCESSES; a++)
                 errors += d->ac[i][a].errors;
-                for (int p = 0; p < MB_BIO_PATTERNS; p++)
-                    rows += d->m[i][a][p].ran;
-            }
-        tally->rows = rows;
+        tally->rows = rows_of(d);
         tally->defects = errors;
         tally->defects_what = "data errors in the chunks read back";
     }
     free_run(rp, b->n_partitions);
-    mb_scratch_remove_all();
+    left_behind(ctx, b, mb_scratch_remove_all());
     mb_scratch_signals_restore(&st->signals);
     free(d);
     free(st);

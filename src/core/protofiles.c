@@ -16,29 +16,57 @@ static size_t name_length(const char *path)
     return strlen(slash ? slash + 1 : path);
 }
 
-int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err)
+/* The name file k keeps when the run is cut short: the first free name of NAME.interrupted,
+ * NAME.interrupted.2, ... (an earlier run's salvaged protocol is the user's file now). */
+static int cut_name(const struct mb_protofiles *p, int k, char *to, size_t cap,
+                    struct mb_error *err)
 {
-    char to[MB_SCRATCH_PATH_MAX], note[MB_SCRATCH_PATH_MAX + 256];
     struct stat st;
-    int rc = mb_scratch_pathf(to, sizeof to, err, NULL, "%s.interrupted", p->final[k]);
+    int rc = mb_scratch_pathf(to, cap, err, NULL, "%s.interrupted", p->final[k]);
 
-    /* The first free name of NAME.interrupted, NAME.interrupted.2, ...: an earlier run's
-     * salvaged protocol is the user's file now. */
     for (int n = 2; rc == 0 && lstat(to, &st) == 0; n++)
-        rc = n > 1000
-                 ? mb_usage(err,
-                            "cannot keep an interrupted protocol: '%s.interrupted' "
-                            "and 999 numbered names after it exist",
-                            p->final[k])
-                 : mb_scratch_pathf(to, sizeof to, err, NULL, "%s.interrupted.%d", p->final[k], n);
+        rc = n > 1000 ? mb_usage(err,
+                                 "cannot keep an interrupted protocol: '%s.interrupted' "
+                                 "and 999 numbered names after it exist",
+                                 p->final[k])
+                      : mb_scratch_pathf(to, cap, err, NULL, "%s.interrupted.%d", p->final[k], n);
     if (rc == 0 && name_length(to) > NAME_MAX)
         rc = mb_usage(err, "cannot keep an interrupted protocol as '%s': its name is too long", to);
+    return rc;
+}
+
+/* Registers file k to be kept under its cut name, with the note saying why. */
+static int keep_as_cut(struct mb_protofiles *p, int k, const char *prog, const char *why,
+                       struct mb_error *err)
+{
+    char to[MB_SCRATCH_PATH_MAX], note[MB_SCRATCH_PATH_MAX + 256];
+    const int rc = cut_name(p, k, to, sizeof to, err);
+
     if (rc != 0)
         return rc;
-    snprintf(note, sizeof note,
-             "%s: interrupted; the protocol so far is in '%s' ('%s' untouched)\n", prog, to,
-             p->final[k]);
+    snprintf(note, sizeof note, "%s: %s; the protocol so far is in '%s' ('%s' untouched)\n", prog,
+             why, to, p->final[k]);
     return mb_scratch_salvage(p->temp[k], to, note, err);
+}
+
+int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err)
+{
+    return keep_as_cut(p, k, prog, "interrupted", err);
+}
+
+void mb_protofiles_cut(struct mb_protofiles *p, int k, const char *prog, const char *why)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+
+    /* What the file holds so far reaches the disk before it is moved; a file that cannot be
+     * kept (no free name, a write error) is removed with the others below. */
+    if (p->f[k]) {
+        const int bad = fclose(p->f[k]) != 0;
+        p->f[k] = NULL;
+        if (!bad && keep_as_cut(p, k, prog, why, &err) == 0)
+            mb_scratch_salvage_now();
+    }
+    mb_protofiles_discard(p);
 }
 
 void mb_protofiles_discard(struct mb_protofiles *p)

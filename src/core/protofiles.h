@@ -33,6 +33,11 @@ int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const ch
  * caller flushes it as it writes, so the file holds what was written before the signal.
  * Returns 0 or an error status with err set (the name does not fit). */
 int mb_protofiles_salvage(struct mb_protofiles *p, int k, const char *prog, struct mb_error *err);
+/* A run cut short by a run-time error it went on from (b_eff_io's I/O error): file k, which
+ * the caller has ended with a line saying why, is kept now as a signal would keep it
+ * (PREFIX.EXT.interrupted, never over an existing file), the note on stderr says
+ * "PROG: WHY; the protocol so far is in ...", and the other files are discarded. */
+void mb_protofiles_cut(struct mb_protofiles *p, int k, const char *prog, const char *why);
 /* Closes and renames every file; a failure is a run-time error (mb_die). */
 void mb_protofiles_commit(struct mb_protofiles *p);
 /* Closes and removes the temporary files (a run that ends without results). */

@@ -624,7 +624,7 @@ enum mb_scratch_outcome mb_scratch_remove(const char *path)
 struct mb_scratch_tally mb_scratch_remove_all(void)
 {
     const struct registry *r = registry();
-    struct mb_scratch_tally t = {0, 0, 0, 0, 0};
+    struct mb_scratch_tally t = {0, 0, 0, 0, 0, 0};
 
     for (int i = 0; i < MB_SCRATCH_MAX; i++) {
         if (atomic_load(&r->slot[i].state) != SLOT_LIVE)
@@ -649,6 +649,9 @@ struct mb_scratch_tally mb_scratch_remove_all(void)
             t.replaced++;
             break;
         case MB_SCRATCH_FAILED:
+            t.failed_errno = errno;
+            t.failed++;
+            break;
         case MB_SCRATCH_UNKNOWN:
             t.failed++;
             break;
@@ -833,6 +836,15 @@ static void salvage(void)
     atomic_store(&r->slot[k].state, SLOT_FREE);
     if (write(STDERR_FILENO, r->salvage_note, r->salvage_note_len) < 0)
         return; /* nothing else to do about a closed stderr */
+}
+
+void mb_scratch_salvage_now(void)
+{
+    sigset_t old;
+
+    block_signals(&old);
+    salvage();
+    unblock_signals(&old);
 }
 
 /* ---- signals ------------------------------------------------------------------------------ */

@@ -137,6 +137,7 @@ enum mb_scratch_outcome mb_scratch_remove(const char *path);
  * afterwards. The tally lets the caller report files kept, replaced or not removable. */
 struct mb_scratch_tally {
     int removed, kept, gone, replaced, failed;
+    int failed_errno; /* errno of the last unlink that failed */
 };
 struct mb_scratch_tally mb_scratch_remove_all(void);
 
@@ -171,6 +172,9 @@ void mb_scratch_janitor_start(void);
  * set (names too long, path not registered). */
 int mb_scratch_salvage(const char *path, const char *to, const char *note, struct mb_error *err);
 void mb_scratch_salvage_clear(void);
+/* The same move now, outside any handler (a run that went on from a run-time error): the
+ * registered file goes to `to` and the note to stderr, as a SIGINT would do. */
+void mb_scratch_salvage_now(void);
 
 /* SIGINT and SIGTERM handlers (mpirun forwards both to the ranks) that run mb_scratch_cleanup
  * and then re-raise the signal with the default action, so the process ends as it would have
@@ -205,8 +209,13 @@ int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, M
  * ends the job (mb_die) with one message naming the file, a process that does not see it and
  * the hosts of both, followed by hint (what the suite can do with a node-local directory);
  * the other processes wait for that end. Open rather than stat: opening revalidates cached
- * lookups on NFS (close-to-open consistency), a stat may answer from a cache. */
-void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint);
+ * lookups on NFS (close-to-open consistency), a stat may answer from a cache.
+ * A file that rank 0 of comm, which created it, no longer sees itself was removed behind the
+ * run's back (its directory too), which says nothing about sharing: then every process returns
+ * MB_EXIT_RUNTIME, rank 0 with err set ("scratch file '...' is gone: <reason>"), for the
+ * caller's agreed run-time error; 0 otherwise. */
+int mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint,
+                              struct mb_error *err);
 
 /* How far a file reaches after writes, collective over comm (the file's communicator): the
  * largest MPI_File_get_size any process sees - a process sees its own writes, and on a file

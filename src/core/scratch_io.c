@@ -133,7 +133,8 @@ int mb_scratch_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, M
     return rc;
 }
 
-void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint)
+int mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint,
+                              struct mb_error *err)
 {
     /* What a process that does not see the file tells rank 0: its world rank, its host and
      * why. */
@@ -143,13 +144,13 @@ void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint
         char why[160];
     } me = {0, {0}, {0}};
     unsigned long long ino = 0;
-    int rank, size, len, fd, ok, first;
+    int rank, size, len, fd, ok, first, gone = 0;
     struct stat st;
 
     memset(&st, 0, sizeof st);
     MB_MPI(MPI_Comm_size(comm, &size));
     if (size < 2)
-        return;
+        return 0;
     MB_MPI(MPI_Comm_rank(comm, &rank));
     fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     ok = fd >= 0 && fstat(fd, &st) == 0;
@@ -168,7 +169,26 @@ void mb_scratch_require_shared(const char *path, MPI_Comm comm, const char *hint
     first = ok ? size : rank;
     MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
     if (first == size)
-        return;
+        return 0;
+    /* Rank 0's own file gone (now, or already at its open): removed during the run, not a
+     * directory the hosts do not share. */
+    if (rank == 0) {
+        struct stat now;
+        if (!ok) {
+            gone = 1;
+            mb_error_set(err, MB_ERR_RUNTIME, "scratch file '%s' is gone: %s", path, me.why);
+        } else {
+            const int missing = lstat(path, &now) != 0 ? errno : 0;
+            if (missing || (unsigned long long)now.st_ino != ino) {
+                gone = 1;
+                mb_error_set(err, MB_ERR_RUNTIME, "scratch file '%s' is gone: %s", path,
+                             missing ? strerror(missing) : "another file is there now");
+            }
+        }
+    }
+    MB_MPI(MPI_Bcast(&gone, 1, MPI_INT, 0, comm));
+    if (gone)
+        return MB_EXIT_RUNTIME;
     MB_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me.world_rank));
     MB_MPI(MPI_Get_processor_name(me.host, &len));
     if (rank == 0) {

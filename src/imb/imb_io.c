@@ -238,11 +238,17 @@ void mb_imb_io_setup(struct mb_imb_args *a)
         if (failed)
             return;
     }
-    if (!priv)
+    /* A file removed since its creation: every process returns non-zero, rank 0 says why. */
+    if (!priv &&
         mb_scratch_require_shared(st->path, a->comm,
                                   "files that several processes open together need a --dir "
                                   "that every process sees (a shared file system); in a "
-                                  "node-local directory only the S_ and P_*_Priv benchmarks run");
+                                  "node-local directory only the S_ and P_*_Priv benchmarks run",
+                                  &err) != 0) {
+        if (err.kind != MB_ERR_NONE)
+            io_failed(a, "%s", err.msg);
+        return;
+    }
     if (b->sizeless)
         return; /* Open_Close opens the file in its kernel */
     if (mb_scratch_open(st->fcomm, st->path, st->reopen, a->info, &a->fh, &err) != MPI_SUCCESS)

@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""b_eff_io on a small file system: the refusal to start, and a disk that fills during the run.
+"""b_eff_io on a small file system: the refusal to start, a disk that fills during the run, and
+a scratch directory removed during the run.
 
 Mounts a tmpfs of --size MB (needs root and mount rights; otherwise the test is skipped with
-status 77) and runs b_eff_io with -p there:
+status 77; --mode remove uses a plain directory) and runs b_eff_io with -p there:
 
 --mode refuse: the scratch files cannot fit. Exit status 2 within seconds, one message from
     rank 0 naming the directory, the space needed and the space free; nothing written, neither
     in the tmpfs nor next to the protocol prefix.
 --mode fill: the run starts (its files fit); after its space check and before its first
     scratch file the test stops its processes, fills the rest of the tmpfs with a file of its
-    own, as another job would, and lets them go on. Exit status 1 with a run-time error
-    naming a scratch file in the tmpfs and the full disk, no pattern line with a bandwidth
-    (nothing could be written); afterwards the tmpfs holds only the test's file, unchanged,
-    and no protocol or temporary file is left (b_eff_io issue: "refuses to start when the run
-    would not fit", "always removed ... also on error").
+    own, as another job would, and lets them go on. The run stops without MPI_Abort
+    (docs/adr/io-space-check.md): exit status 1 with one run-time error from rank 0 naming
+    the pass and pattern, a scratch file in the tmpfs and the full disk, no b_eff_io value;
+    stdout and the protocol end with "# stopped by an I/O error: " and the same reason, the
+    protocol so far is kept as PREFIX.prot.interrupted (no .prot, .sum, .plot or .gps);
+    afterwards the tmpfs holds only the test's file, unchanged, and nothing else is new.
+--mode remove: once the first scratch file exists the test stops the processes, removes the
+    scratch directory with everything in it, as a careless user would, and lets them go on.
+    The same clean stop (status 1, one error naming a scratch file in that directory and
+    "No such file or directory", the interrupted protocol), and the directory is not made
+    again.
 --mode budget: the run fits, but -T would let the time-driven write loops fill far more than
     the tmpfs holds. The disk budget must keep room for every later pattern and split the
     rest by U (before: the first paced pattern took the whole budget, and a type-3 write
@@ -22,15 +29,19 @@ status 77) and runs b_eff_io with -p there:
     pattern stopped by the budget and more than one pattern repeated, the tmpfs empty
     afterwards.
 
-Usage: beffio_space_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill|budget --size MB
+Usage: beffio_space_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill|budget|remove
+                             --size MB
                              -- ARGS (without -p)
 """
 import argparse
+import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -39,13 +50,38 @@ from io_diskfull_check import (FILLER, SKIP, filler_changed, fill, leftovers,  #
                                ranks, small_tmpfs)
 from mbcheck import listing  # noqa: E402
 
+@contextlib.contextmanager
+def plain_dir():
+    """A new temporary directory and its "small" (no file system of its own: nothing fills
+    it), as small_tmpfs yields them."""
+    with tempfile.TemporaryDirectory(prefix="mb-bio-remove-") as cwd:
+        small = os.path.join(cwd, "small")
+        os.mkdir(small)
+        yield cwd, small
+
+
 def run(opts, cwd, small, args):
     cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin)] + args +
            ["-p", small])
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     filled = None
-    if opts.mode == "fill":
+    if opts.mode == "remove":
+        # The processes first (a scan of /proc is slow): the stop must follow the file at once.
+        deadline = time.monotonic() + 60
+        stopped = []
+        while time.monotonic() < deadline and proc.poll() is None and len(stopped) < opts.np:
+            stopped = ranks(opts.bin, cwd)
+        while time.monotonic() < deadline and proc.poll() is None:
+            if any(n.startswith("b_eff_io_data_") for n in os.listdir(small)):
+                for pid in stopped:
+                    os.kill(pid, signal.SIGSTOP)
+                shutil.rmtree(small)
+                filled = 0
+                for pid in stopped:
+                    os.kill(pid, signal.SIGCONT)
+                break
+    elif opts.mode == "fill":
         # The protocol's temporary file appears after the space check and before the first
         # scratch file: the processes are stopped there while "another job" takes the space
         # (on a tmpfs the run would otherwise write everything before the filler starts).
@@ -104,29 +140,54 @@ def check(opts, cwd, small, cmd, status, out, err, filled, before):
         left = sorted(os.listdir(small))
     else:
         if filled is None:
-            return ["the run never created its protocol files"]
+            return ["the run never created its protocol files" if opts.mode == "fill" else
+                    "the run never created its scratch files"]
         if status != 1:
             problems.append(f"exit status {status}, expected 1")
-        tail = err[err.find("run-time error:"):][:1500]
-        want = re.compile(r"'" + re.escape(small) + r"/b_eff_io_data_[^']*'.*"
-                          r"(moved \d+ of \d+ doubles|file system full|[Nn]o space left on device|"
-                          r"MPI_ERR_NO_SPACE)", re.S)
-        if "run-time error:" not in err or not want.search(tail):
-            problems.append("expected a run-time error naming a scratch file and the full disk")
+        if "MPI_ABORT" in err.upper():
+            problems.append("the job was aborted (MPI_Abort)")
+        reason = (r"(moved \d+ of \d+ doubles|file system full|[Nn]o space left on device|"
+                  r"MPI_ERR_NO_SPACE)" if opts.mode == "fill" else
+                  r"[Nn]o such file or directory")
+        want = re.compile(r"'" + re.escape(small) + r"/b_eff_io_data_[^']*'.*" + reason)
+        msgs = [l for l in err.splitlines() if "error:" in l]
+        if len(msgs) != 1 or not re.match(r"b_eff_io: run-time error: b_eff_io (write|rewrite|"
+                                          r"read) pass, partition of \d+ process(es)?, pattern "
+                                          r"\d+ \(.*\): rank \d+: ", msgs[0]) \
+                or not want.search(msgs[0]):
+            problems.append(f"expected one run-time error naming the pattern, a scratch file and "
+                            f"the reason, got {msgs}")
+        cause = msgs[0].split("run-time error: ", 1)[1] if msgs else "?"
+        if f"\n# stopped by an I/O error: {cause}\n" not in out:
+            problems.append("stdout does not say where and why the run stopped")
+        try:
+            with open(os.path.join(cwd, "b_eff_io.prot.interrupted")) as f:
+                prot = f.read()
+            if not prot.endswith(f"\n# stopped by an I/O error: {cause}\n"):
+                problems.append(f"the protocol does not end with the reason: {prot[-300:]!r}")
+        except OSError as e:
+            problems.append(f"no protocol so far: {e}")
+        if "the protocol so far is in 'b_eff_io.prot.interrupted'" not in err:
+            problems.append("stderr does not say where the protocol so far is")
         # No result from a full disk. (Pattern lines written before the filler stopped the
         # ranks are real measurements: on a loaded machine MPICH's ranks wrote two patterns
         # before the filler found them, so their lines cannot be excluded here.)
         result = [l for l in out.splitlines() if re.match(r" *b_eff_io = ", l)]
         if result:
             problems.append(f"a b_eff_io result on a full disk: {result}")
-        left = leftovers(small)
-        changed = filler_changed(small, filled)
-        if changed:
-            problems.append(changed)
+        if opts.mode == "remove":
+            left = sorted(os.listdir(small)) if os.path.exists(small) else []
+            if os.path.exists(small):
+                problems.append("the removed scratch directory was made again")
+        else:
+            left = leftovers(small)
+            changed = filler_changed(small, filled)
+            if changed:
+                problems.append(changed)
     if left:
         problems.append(f"left in {small}: {left}")
     done = {f"b_eff_io.{e}" for e in ("prot", "sum", "plot", "gps")} if opts.mode == "budget" \
-        else set()
+        else {"b_eff_io.prot.interrupted"} if opts.mode in ("fill", "remove") else set()
     new = sorted(p for p in listing(cwd) - before if not p.startswith("small") and p not in done)
     if new:
         problems.append(f"new files next to the prefix: {new}")
@@ -138,13 +199,14 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--mode", choices=("refuse", "fill", "budget"), required=True)
+    ap.add_argument("--mode", choices=("refuse", "fill", "budget", "remove"), required=True)
     ap.add_argument("--size", type=int, required=True, help="tmpfs size in MB")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
-    with small_tmpfs("mb-bio-space-", f"{opts.size}m") as where:
+    with (plain_dir() if opts.mode == "remove" else
+          small_tmpfs("mb-bio-space-", f"{opts.size}m")) as where:
         if where is None:
             return SKIP
         cwd, small = where

@@ -8,10 +8,15 @@ runs `mpibench run ARGS --io-dir SMALL --output-dir res`:
 --mode refuse (4 MB): neither b_eff_io's nor IMB-IO's scratch files fit. Both phases are
     refused by their space checks (status 2) and the job goes on: IMB-IO runs after the failed
     b_eff_io phase and is refused in its turn.
---mode fill (100 MB, which both fit): once IMB-IO's text file exists (after its space check,
-    before its first scratch file) the test stops the processes, fills the tmpfs with a file of
-    its own, as another job would, and lets them go on: IMB-IO ends with its agreed run-time
-    error (status 1), not with MPI_Abort of the job; b_eff_io before it succeeded.
+--mode fill (100 MB, which both fit): two faults in one job. Once b_eff_io's first scratch file
+    exists the test stops the processes, removes b_eff_io's files from the job's scratch
+    directory, as a careless user would, and lets them go on: the next open of a removed file
+    fails, and b_eff_io ends with its agreed run-time error (status 1) naming the file, not with
+    MPI_Abort of the job; its protocol so far is kept as b_eff_io.prot.interrupted ending with
+    the reason. Then, once IMB-IO's text file exists (after its space check, before its first
+    scratch file), the test stops the processes again, fills the tmpfs with a file of its own,
+    as another job would, and lets them go on: IMB-IO, which ran after the failed phase, ends
+    with its agreed run-time error (status 1) too.
 
 Both: the job's exit status is 1 (a phase failed, docs/main-job.md), no MPI_Abort; summary.txt
 has every phase with its final status (the earlier ones "ok", none "not finished" or
@@ -23,19 +28,23 @@ the tmpfs holds nothing of the run (fill: only the test's file, unchanged).
 Usage: job_diskfull_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill -- ARGS
 """
 import argparse
+import glob
 import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from io_diskfull_check import (SKIP, filler_changed, finish, leftovers,  # noqa: E402
-                               small_tmpfs, stop_and_fill)
+                               ranks, small_tmpfs, stop_and_fill)
 
 SPACE = r"the scratch files need at least [0-9.]+ MB in '[^']*small/mpibench-io-[^']*' .*free"
 FULL = r"'[^']*small/mpibench-io-[^']*/IMB_out[^']*'.*(file system full\?|[Nn]o space left)"
+GONE = r"'[^']*small/mpibench-io-[^']*/b_eff_io_data_[^']*'.*[Nn]o such file or directory"
 
 
 def expected(mode):
@@ -45,12 +54,12 @@ def expected(mode):
         want["b_eff_io"] = ("FAILED (2)", SPACE)
         want["IMB-IO"] = ("FAILED (2)", SPACE)
     else:
-        want["b_eff_io"] = ("ok", None)
+        want["b_eff_io"] = ("FAILED (1)", GONE)
         want["IMB-IO"] = ("FAILED (1)", FULL)
     return want
 
 
-def check(mode, status, out, err, res, small, filled):
+def check(mode, status, out, err, res, small, removed, filled):
     problems = []
     if status != 1:
         problems.append(f"exit status {status}, expected 1 (a phase failed)")
@@ -106,12 +115,43 @@ def check(mode, status, out, err, res, small, filled):
     if left:
         problems.append(f"left in the --io-dir: {left}")
     if mode == "fill":
+        try:
+            with open(os.path.join(res, "b_eff_io.prot.interrupted")) as f:
+                tail = f.read().rstrip("\n").split("\n")[-1]
+            if not re.match(r"# stopped by an I/O error: b_eff_io \w+ pass, .*" + GONE, tail):
+                problems.append(f"b_eff_io's protocol does not end with the reason: {tail!r}")
+        except OSError as e:
+            problems.append(f"b_eff_io's protocol so far is not kept: {e}")
+    if mode == "fill":
         changed = filler_changed(small, filled) if filled is not None else None
+        if removed is None:
+            problems.append("the b_eff_io phase never made its scratch files")
         if filled is None:
             problems.append("the IMB-IO phase never started")
         elif changed:
             problems.append(changed)
     return problems
+
+
+def stop_and_remove_beffio(proc, binary, cwd, small, wait, nprocs):
+    """Once b_eff_io's first scratch file is in the job's scratch directory: stop the job's
+    processes, remove b_eff_io's files, let them go on. 0, or None when the job ended first."""
+    deadline = time.monotonic() + wait
+    stopped = []
+    # The processes first (a scan of /proc is slow): the stop must follow the file at once.
+    while time.monotonic() < deadline and proc.poll() is None and len(stopped) < nprocs:
+        stopped = ranks(binary, cwd)
+    while time.monotonic() < deadline and proc.poll() is None:
+        files = glob.glob(os.path.join(small, "mpibench-io-*", "b_eff_io_data_*"))
+        if files:
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)
+            for f in glob.glob(os.path.join(small, "mpibench-io-*", "b_eff_io_data_*")):
+                os.unlink(f)
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+            return 0
+    return None
 
 
 def main():
@@ -133,15 +173,16 @@ def main():
                args + ["--io-dir", "small", "--output-dir", "res"])
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
-        filled = None
+        removed = filled = None
         if opts.mode == "fill":
+            removed = stop_and_remove_beffio(proc, opts.bin, cwd, small, opts.timeout, opts.np)
             filled = stop_and_fill(proc, opts.bin, cwd, small, os.path.join(res, "IMB-IO.txt"),
                                    wait=opts.timeout, nprocs=opts.np)
         ended = finish(proc, cmd, opts.timeout)
         if ended is None:
             return 1
         out, err = ended
-        problems = check(opts.mode, proc.returncode, out, err, res, small, filled)
+        problems = check(opts.mode, proc.returncode, out, err, res, small, removed, filled)
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
                   f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
