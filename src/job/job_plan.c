@@ -41,6 +41,7 @@ static const struct mb_job_phase phases[] = {
      .seconds = {10, 3, 300}},
     {.title = "IMB-EXT: Unidir_Put Unidir_Get",
      .prog = "IMB-EXT",
+     .pair = 1, /* one process skips both: a transfer needs an origin and a target */
      .args = {[MB_JOB_DEFAULT] = {"Unidir_Put", "Unidir_Get", "-time", "0.1"},
               [MB_JOB_QUICK] = {"Unidir_Put", "Unidir_Get", "-iter", "50,2", "-time", "0.02"},
               [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"}},
@@ -107,5 +108,8 @@ const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs)
 {
     if (p->even && nprocs % 2 != 0)
         return "needs an even number of processes (pairs)";
+    /* A phase that would measure nothing would fail (docs/adr/measured-nothing.md). */
+    if (p->pair && nprocs < 2)
+        return "needs at least 2 processes (a pair)";
     return NULL;
 }

@@ -15,6 +15,7 @@ struct mb_job_phase {
     const char *title;   /* "Presta com: pair bandwidth" */
     const char *prog;    /* original name: argv[0] of the phase, and its files PROG.txt/.jsonl */
     int even;            /* needs an even number of processes (Presta's pairs) */
+    int pair;            /* needs at least 2 processes (IMB-EXT's Unidir: origin and target) */
     const char *io_flag; /* the option that takes the scratch directory, or NULL */
     const char *args[MB_JOB_MODES][MB_JOB_MAX_ARGS]; /* NULL-terminated; "{P}": processes */
     /* The estimate of the phase's duration (mb_job_phase_estimate): the phase's own schedule
