@@ -5,7 +5,7 @@
 Runs `mpiexec -np N mpibench run ARGS --output-dir mpibench-results --progress 1` in a new
 temporary directory, into an empty mpibench-results/ made beforehand (used as named), and
 checks: a line per phase (phase i/7; Presta's phases skipped on an odd number of processes,
-said so) with the plan's estimates (all that is left = the sum of the phases' own); progress
+IMB-EXT on one, said so) with the plan's estimates (all that is left = the sum of the phases' own); progress
 lines on stderr during every phase that took longer than 2.5 s; summary.txt with each phase's
 seconds and estimate;
 mpibench-results/ with run.txt equal to stdout, results.jsonl valid against the schema (every
