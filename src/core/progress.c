@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#define _GNU_SOURCE /* SIGEV_THREAD_ID, sigev_notify_thread_id, syscall */
 #include "core/progress.h"
 
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,8 +98,19 @@ int mb_progress_start(double seconds, const char *what)
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     memset(&ev, 0, sizeof ev);
-    ev.sigev_notify = SIGEV_SIGNAL;
     ev.sigev_signo = signo;
+#if defined(__linux__) && defined(SIGEV_THREAD_ID)
+    /* To this thread, the one that blocks the signal while it changes the label: the MPI
+     * library's own threads (Open MPI's event and PMIx threads) would not. */
+    ev.sigev_notify = SIGEV_THREAD_ID;
+#ifdef sigev_notify_thread_id
+    ev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+#else
+    ev._sigev_un._tid = (pid_t)syscall(SYS_gettid); /* glibc before the name (2.36) */
+#endif
+#else
+    ev.sigev_notify = SIGEV_SIGNAL;
+#endif
     if (sigaction(signo, &sa, &previous) != 0)
         return -1;
     if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0) {
