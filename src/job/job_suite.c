@@ -73,7 +73,7 @@ static const struct mb_option rows[] = {
      .max = 3600,
      .metavar = "SEC",
      .help = "during a phase, a line on stderr every SEC seconds naming what is measured "
-             "(0: none)"},
+             "(default 30; 0: none)"},
 };
 
 /* A line at least every 30 s: a phase may run quiet for minutes (b_eff_io's partitions). */
