@@ -24,6 +24,7 @@ struct mb_interrupt_page {
  * mb_interrupt_clear. n <= MB_INTERRUPT_PAGES. */
 enum { MB_INTERRUPT_PAGES = 4 };
 void mb_interrupt_set(const struct mb_interrupt_page *pages, size_t n, const char *note);
+/* After it returns no handler reads the pages: their memory may be freed. */
 void mb_interrupt_clear(void);
 
 /* The handlers' part (async-signal-safe): writes what was set, once. */
