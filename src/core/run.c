@@ -2,6 +2,7 @@
 /* The library entry point: argv[0]/subcommand dispatch, parsing on rank 0 and agreement on
  * the outcome, output files, then the suite (docs/architecture.md, properties 8 and 10). */
 #include "core/error.h"
+#include "core/launcher.h"
 #include "core/report_json.h"
 #include "core/run_id.h"
 #include "core/sink.h"
@@ -296,10 +297,22 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     long long counts[3] = {tally->rows, tally->defects, tally->status};
     struct mb_run_end e;
 
+    char nothing[600] = "";
+
     MB_MPI(MPI_Bcast(counts, 3, MPI_LONG_LONG, 0, ctx->world));
     e.rows = counts[0];
     e.defects = counts[1];
-    e.status = e.defects > 0 || counts[2] != 0 ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    /* A run that measured nothing did not do what it was asked - a pair benchmark on one
+     * process, or each process a singleton under the wrong MPI's launcher: status 1, never a
+     * success (docs/adr/measured-nothing.md). */
+    if (e.rows == 0 && counts[2] == 0) {
+        char why[480];
+        snprintf(nothing, sizeof nothing, "nothing was measured (%s)",
+                 mb_launcher_mismatch(why, sizeof why)
+                     ? "each process a job of its own: the wrong launcher, see the warning above"
+                     : "every benchmark was skipped, see above");
+    }
+    e.status = e.defects > 0 || counts[2] != 0 || nothing[0] ? MB_EXIT_RUNTIME : MB_EXIT_OK;
     e.peak_rss = mb_peak_rss(ctx->world);
     e.seconds = mb_stopwatch_read(wall);
     if (ctx->rank != 0)
@@ -309,6 +322,7 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_flush(&ctx->out);
     json_summary(ctx, &e,
                  counts[2] != 0 ? (tally->status_what ? tally->status_what : "the run failed")
+                 : nothing[0]   ? nothing
                                 : NULL);
     if (e.defects > 0)
         mb_eprintf("%s: %s: %lld %s", cfg->prog, mb_error_label(MB_ERR_DEFECT), e.defects,
@@ -316,6 +330,8 @@ static int finish(const struct mb_ctx *ctx, const struct mb_config *cfg,
     if (counts[2] != 0)
         mb_eprintf("%s: %s: %s", cfg->prog, mb_error_label(MB_ERR_RUNTIME),
                    tally->status_what ? tally->status_what : "the run failed");
+    if (nothing[0])
+        mb_eprintf("%s: %s: %s", cfg->prog, mb_error_label(MB_ERR_RUNTIME), nothing);
     return e.status;
 }
 
@@ -347,6 +363,12 @@ static void explain(const struct mb_error *err, const struct mb_tally *tally, in
 
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
 {
+    char why[480];
+
+    /* Once per process, before anything else (the main job's phases call mpibench_run_why): the
+     * wrong MPI's launcher makes every process a job of its own (core/launcher.h). */
+    if (mb_launcher_mismatch(why, sizeof why))
+        fprintf(stderr, "%s: warning: %s\n", argc > 0 ? mb_basename(argv[0]) : "mpibench", why);
     return mpibench_run_why(argc, argv, comm, out, NULL, 0);
 }
 

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS, setsid, _Fork */
 #include "core/scratch.h"
 
+#include "core/interrupt.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -857,6 +859,10 @@ static void on_signal(int sig)
 {
     struct sigaction dfl;
 
+    /* The main job's pages and message first: a launcher may kill the process a moment after
+     * another process has died of the same signal, and the janitor removes the scratch files
+     * of a killed process, but nothing else writes the pages. */
+    mb_interrupt_write();
     salvage();
     mb_scratch_cleanup();
     memset(&dfl, 0, sizeof dfl);

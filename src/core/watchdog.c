@@ -2,6 +2,7 @@
 #include "core/watchdog.h"
 
 #include "core/error.h"
+#include "core/progress.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -73,6 +74,9 @@ void mb_watchdog_arm(struct mb_watchdog *wd, const char *label)
 {
     int n;
 
+    /* The label names what is measured now: also the main job's progress line
+     * (core/progress.h), which is on only on rank 0 of a job with --progress. */
+    mb_progress_note(label);
     if (!wd)
         return;
     set_timer(0); /* stopped while the message changes */

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "job/job_plan.h"
 
+#include "beffio/beffio_settings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 /* Default: a few minutes on a small machine (<= 3 minutes on 4 processes of 2 cores);
  * quick: <= 30 s there; full: each suite's official rules (IMB 3.1 guide defaults, b_eff
  * and b_eff_io defaults - b_eff_io's T = 30 minutes, b_eff paper §5 -, Presta run rules'
@@ -36,6 +41,7 @@ static const struct mb_job_phase phases[] = {
      .seconds = {10, 3, 300}},
     {.title = "IMB-EXT: Unidir_Put Unidir_Get",
      .prog = "IMB-EXT",
+     .pair = 1, /* one process skips both: a transfer needs an origin and a target */
      .args = {[MB_JOB_DEFAULT] = {"Unidir_Put", "Unidir_Get", "-time", "0.1"},
               [MB_JOB_QUICK] = {"Unidir_Put", "Unidir_Get", "-iter", "50,2", "-time", "0.02"},
               [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"}},
@@ -52,7 +58,8 @@ static const struct mb_job_phase phases[] = {
      .args = {[MB_JOB_DEFAULT] = {"-MB", "16", "-T", "20", "-N", "{P}"},
               [MB_JOB_QUICK] = {"-MB", "8", "-T", "2", "-N", "{P}"},
               [MB_JOB_FULL] = {NULL}},
-     .seconds = {40, 5, 1900}},
+     .schedule_option = "-T",
+     .schedule_default = MB_BIO_T_DEFAULT},
     {.title = "IMB-IO: S_Write_indv S_Read_indv",
      .prog = "IMB-IO",
      .io_flag = "--dir",
@@ -78,9 +85,31 @@ const char *mb_job_mode_name(enum mb_job_mode m)
     return names[m];
 }
 
+/* A scheduled phase takes about its schedule T: b_eff_io 2.1 spreads T over the write loops and
+ * its rewrite and read passes repeat their counts at the disk's own pace, 0.85 to 1.5 x T on
+ * the 2-core development VM (docs/adr/beffio-schedule.md); 1.2 x T plus a few seconds of
+ * setting up, and -T 2 took 5 s there. */
+enum { SCHEDULE_SETUP_SECONDS = 3 };
+static const double schedule_factor = 1.2;
+
+double mb_job_phase_estimate(const struct mb_job_phase *p, enum mb_job_mode m)
+{
+    long t = p->schedule_default;
+
+    if (!p->schedule_option)
+        return p->seconds[m];
+    for (int k = 0; k + 1 < MB_JOB_MAX_ARGS && p->args[m][k]; k++)
+        if (strcmp(p->args[m][k], p->schedule_option) == 0 && p->args[m][k + 1])
+            t = strtol(p->args[m][k + 1], NULL, 10);
+    return schedule_factor * (double)t + SCHEDULE_SETUP_SECONDS;
+}
+
 const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs)
 {
     if (p->even && nprocs % 2 != 0)
         return "needs an even number of processes (pairs)";
+    /* A phase that would measure nothing would fail (docs/adr/measured-nothing.md). */
+    if (p->pair && nprocs < 2)
+        return "needs at least 2 processes (a pair)";
     return NULL;
 }

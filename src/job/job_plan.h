@@ -15,15 +15,25 @@ struct mb_job_phase {
     const char *title;   /* "Presta com: pair bandwidth" */
     const char *prog;    /* original name: argv[0] of the phase, and its files PROG.txt/.jsonl */
     int even;            /* needs an even number of processes (Presta's pairs) */
+    int pair;            /* needs at least 2 processes (IMB-EXT's Unidir: origin and target) */
     const char *io_flag; /* the option that takes the scratch directory, or NULL */
     const char *args[MB_JOB_MODES][MB_JOB_MAX_ARGS]; /* NULL-terminated; "{P}": processes */
-    double seconds[MB_JOB_MODES]; /* expected duration on 4 processes of 2 cores, for the
-                                     progress line's estimate */
+    /* The estimate of the phase's duration (mb_job_phase_estimate): the phase's own schedule
+     * where it has one - the option whose seconds it runs for (b_eff_io's -T) and that option's
+     * default when the mode does not give it -, else seconds: measured on 4 processes of 2
+     * cores. */
+    const char *schedule_option;
+    long schedule_default;
+    double seconds[MB_JOB_MODES];
 };
 
 size_t mb_job_phase_count(void);
 const struct mb_job_phase *mb_job_phase_at(size_t i);
 const char *mb_job_mode_name(enum mb_job_mode m);
+
+/* The phase's expected duration in mode m, seconds, from the plan alone - never from how fast
+ * earlier phases went (a time-driven phase takes its schedule on any machine). */
+double mb_job_phase_estimate(const struct mb_job_phase *p, enum mb_job_mode m);
 
 /* Why the phase cannot run on nprocs processes, or NULL. */
 const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs);

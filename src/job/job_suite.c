@@ -6,6 +6,8 @@
  * results.jsonl with every record, summary.txt ending with the headline numbers, the plots
  * and index.html. docs/main-job.md describes the result. */
 #include "core/error.h"
+#include "core/interrupt.h"
+#include "core/progress.h"
 #include "core/scratch.h"
 #include "core/sink.h"
 #include "core/suite.h"
@@ -17,6 +19,7 @@
 #include "results/plot.h"
 #include "results/records.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -31,7 +34,8 @@ enum { MB_JOB_PATH = 4096 };
 
 struct mb_job_config {
     int quick, full;
-    char *io_dir; /* --io-dir: where the I/O phases' scratch directory is made */
+    char *io_dir;    /* --io-dir: where the I/O phases' scratch directory is made */
+    double progress; /* --progress: seconds between progress lines in a phase, 0: none */
     /* Resolved by validation on rank 0; plain bytes, so they travel with the block. */
     int mode;
     char dir[MB_JOB_PATH];     /* the output directory, never an earlier run's */
@@ -62,11 +66,25 @@ static const struct mb_option rows[] = {
      .help = "where the I/O phases make their scratch directory (default: inside the output "
              "directory); removed at the end",
      .parse = check_io_dir},
+    {.name = "--progress",
+     .kind = MB_OPT_DOUBLE,
+     .offset = JOB(progress),
+     .min = 0,
+     .max = 3600,
+     .metavar = "SEC",
+     .help = "during a phase, a line on stderr every SEC seconds naming what is measured "
+             "(default 30; 0: none)"},
 };
 
+/* A line at least every 30 s: a phase may run quiet for minutes (b_eff_io's partitions). */
+static void job_defaults(void *block)
+{
+    ((struct mb_job_config *)block)->progress = 30;
+}
+
 static const struct mb_option_set job_set = {rows, sizeof rows / sizeof rows[0], 0};
-static const struct mb_settings_type job_settings = {.size = sizeof(struct mb_job_config),
-                                                     .sets = {&job_set}};
+static const struct mb_settings_type job_settings = {
+    .size = sizeof(struct mb_job_config), .defaults = job_defaults, .sets = {&job_set}};
 
 /* ---- validation (rank 0) ------------------------------------------------------------- */
 
@@ -86,18 +104,40 @@ static int take(const char *dir, int dry)
     return errno == EEXIST ? 1 : -1;
 }
 
-/* The output directory is never reused: when DIR exists, DIR-YYYYmmdd-HHMMSS (then -2, -3,
- * ...) is taken instead - the run's results never mix with an earlier run's. Each name is
- * taken with mkdir, so that two runs started in the same second never share one (an
- * existing name, EEXIST, moves on to the next). A --output-dir that exists as anything but
- * a directory (a file, a FIFO, /dev/full) is refused: a stamped name next to it would put
- * the results beside the user's file, or into /dev. With --dry-run nothing is created. */
+/* Whether dir is a directory with no entries; 0 also when it cannot be read. first gets the
+ * name of one entry, for the message. */
+static int empty_dir(const char *dir, char *first, size_t len)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int empty = d != NULL;
+
+    first[0] = '\0';
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(first, len, "%s", e->d_name);
+            empty = 0;
+            break;
+        }
+    if (d)
+        closedir(d);
+    return empty;
+}
+
+/* The output directory never mixes two runs (docs/adr/main-job-rules.md). The default,
+ * mpibench-results, is never reused: when it exists, mpibench-results-YYYYmmdd-HHMMSS (then
+ * -2, -3, ...) is taken instead; each name is taken with mkdir, so that two runs started in the
+ * same second never share one (an existing name, EEXIST, moves on to the next). A --output-dir
+ * the user names is used as named or refused, never replaced by another name (a script that
+ * reads DIR afterwards would read an earlier run's results): created when it does not exist,
+ * used when it is an empty directory, refused with status 2 when it holds anything or exists as
+ * anything but a directory (a file, a FIFO, /dev/full). With --dry-run nothing is created. */
 static int pick_output_dir(struct mb_config *cfg, char *out, struct mb_error *err)
 {
     const char *given = cfg->common.output_dir;
     const char *base = given ? given : "mpibench-results";
     const int dry = cfg->common.dry_run;
-    char *dir = mb_xmalloc(strlen(base) + 40), stamp[32];
+    char *dir = mb_xmalloc(strlen(base) + 40), stamp[32], first[256];
     const time_t now = time(NULL);
     struct stat st;
     struct tm tm;
@@ -115,10 +155,27 @@ static int pick_output_dir(struct mb_config *cfg, char *out, struct mb_error *er
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     rc = take(dir, dry);
-    if (rc == 1 && given && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    if (rc == 1 && given) {
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            rc = mb_usage(err, "cannot create --output-dir '%s': it exists and is not a directory",
+                          base);
+        else if (!empty_dir(dir, first, sizeof first))
+            rc = first[0]
+                     ? mb_usage(err,
+                                "invalid value '%s' for --output-dir: the directory exists "
+                                "and is not empty ('%s' is in it); name a new or an empty "
+                                "directory, or leave --output-dir out for a new "
+                                "mpibench-results-<timestamp>",
+                                base, first)
+                     : mb_usage(err, "cannot use --output-dir '%s': %s", base, strerror(errno));
+        else
+            rc = 0; /* an empty directory of the user's: used, and kept on a refusal */
+        if (rc == 0) {
+            cfg->common.output_dir_made = 0;
+            strcpy(out, dir);
+        }
         free(dir);
-        return mb_usage(err, "cannot create --output-dir '%s': it exists and is not a directory",
-                        base);
+        return rc;
     }
     for (int k = 1; rc == 1 && k < 1000; k++) {
         if (k == 1)
@@ -184,22 +241,30 @@ static void job_usage(FILE *out)
             "the official rules of every suite): Presta com and laten, IMB-MPI1 PingPong\n"
             "PingPing Sendrecv Bcast Allreduce Alltoall Barrier, IMB-EXT Unidir_Put/Get, b_eff,\n"
             "b_eff_io and IMB-IO S_Write_indv/S_Read_indv, in one MPI job. Results go to\n"
-            "--output-dir (default ./mpibench-results; when it exists, a new directory with a\n"
-            "timestamp: an earlier run is never overwritten): each suite's text (PROG.txt) and\n"
-            "JSON (PROG.jsonl) and protocol files, results.jsonl with every record, summary.txt,\n"
-            "the plots (plots/*.png, *.svg) and index.html. --timeout (default 120 s per\n"
-            "measurement) and --check apply to every phase. Compare with an earlier run:\n"
+            "--output-dir DIR, which must be new or empty (default ./mpibench-results; when\n"
+            "that exists, a new one with a timestamp: an earlier run is never overwritten):\n"
+            "each suite's text (PROG.txt) and JSON (PROG.jsonl) and protocol files,\n"
+            "results.jsonl with every record, summary.txt, the plots (plots/*.png, *.svg) and\n"
+            "index.html. --timeout (default 120 s per measurement) and --check apply to every\n"
+            "phase. Compare with an earlier run:\n"
             "  mpibench compare OLD/results.jsonl NEW/results.jsonl\n\n");
 }
 
 /* ---- running (all ranks) ------------------------------------------------------------- */
 
 /* A phase's exit status, or what it is short of one. */
-enum { PHASE_SKIPPED = -1, PHASE_PENDING = -2, PHASE_CUT = -3 };
+enum {
+    PHASE_SKIPPED = -1,
+    PHASE_PENDING = -2,
+    PHASE_CUT = -3,         /* running, as the pages written before it say */
+    PHASE_INTERRUPTED = -4, /* the pages an interrupt writes */
+    PHASE_NOT_RUN = -5      /* after an interrupted one */
+};
 struct phase_end {
     int status; /* the phase's exit status, or PHASE_* */
     double seconds;
-    char why[1024]; /* rank 0: why a phase that ran failed (mpibench_run_why), or "" */
+    double estimate; /* mb_job_phase_estimate */
+    char why[1024];  /* rank 0: why a phase that ran failed (mpibench_run_why), or "" */
 };
 
 static void clock_text(char *buf, size_t len, double s)
@@ -308,12 +373,14 @@ static void phase_json(const struct mb_ctx *ctx, size_t i, const struct mb_job_p
 
 static const char *status_word(int st)
 {
-    return st == PHASE_SKIPPED   ? "skipped"
-           : st == PHASE_PENDING ? "pending"
-           : st == PHASE_CUT     ? "not finished"
-           : st == 0             ? "ok"
-           : st == 1             ? "FAILED (1)"
-                                 : "FAILED (2)";
+    return st == PHASE_SKIPPED       ? "skipped"
+           : st == PHASE_PENDING     ? "pending"
+           : st == PHASE_CUT         ? "not finished"
+           : st == PHASE_INTERRUPTED ? "INTERRUPTED"
+           : st == PHASE_NOT_RUN     ? "not run"
+           : st == 0                 ? "ok"
+           : st == 1                 ? "FAILED (1)"
+                                     : "FAILED (2)";
 }
 
 /* summary.txt and the end of the job's text: phases, where the I/O ran, the headlines. */
@@ -326,13 +393,15 @@ static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const st
               mb_job_mode_name(j->mode), ctx->prov->nprocs, ctx->prov->nhosts,
               ctx->prov->nhosts == 1 ? "" : "s", j->dir);
     mb_printf(out, "# I/O scratch directory : %s (%s; removed)\n", j->scratch, fs);
-    mb_printf(out, "#\n# %-3s %-72s %-10s %8s\n", "", "phase", "status", "seconds");
+    mb_printf(out, "#\n# %-3s %-72s %-12s %8s %9s\n", "", "phase", "status", "seconds", "estimate");
     for (size_t i = 0; i < mb_job_phase_count(); i++) {
-        char secs[32] = "-";
+        char secs[32] = "-", est[32] = "-";
         if (ends[i].status >= 0)
             snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
-        mb_printf(out, "# %zu/%zu %-72s %-10s %8s\n", i + 1, mb_job_phase_count(),
-                  mb_job_phase_at(i)->title, status_word(ends[i].status), secs);
+        if (ends[i].status != PHASE_SKIPPED)
+            snprintf(est, sizeof est, "%.0f", ends[i].estimate);
+        mb_printf(out, "# %zu/%zu %-72s %-12s %8s %9s\n", i + 1, mb_job_phase_count(),
+                  mb_job_phase_at(i)->title, status_word(ends[i].status), secs, est);
         if (ends[i].status > 0 && ends[i].why[0])
             mb_printf(out, "#     %s\n", ends[i].why);
     }
@@ -344,25 +413,48 @@ static void summary(const struct mb_out *out, const struct mb_ctx *ctx, const st
     }
 }
 
-static void phases_html(char *buf, size_t len, const struct phase_end *ends)
+/* index.html's table of phases: status, the reason of a failed one, seconds and the plan's
+ * estimate, the phase's text. malloc'd. */
+static char *phases_html(const struct phase_end *ends)
 {
-    size_t used = (size_t)snprintf(buf, len,
-                                   "<h2>Phases</h2>\n<table id=\"phases\">\n<tr><th>phase</th>"
-                                   "<th>status</th><th>seconds</th><th>text</th></tr>\n");
-    for (size_t i = 0; i < mb_job_phase_count() && used < len; i++) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    if (!f)
+        mb_die("cannot make the table of phases: %s", strerror(errno));
+    fputs("<h2>Phases</h2>\n<table id=\"phases\">\n<tr><th>phase</th><th>status</th>"
+          "<th>seconds</th><th>estimate</th><th>text</th></tr>\n",
+          f);
+    for (size_t i = 0; i < mb_job_phase_count(); i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
-        char secs[32] = "-", file[96] = "-";
-        if (ends[i].status >= 0 && ends[i].status != MB_EXIT_USAGE) {
-            snprintf(secs, sizeof secs, "%.1f", ends[i].seconds);
-            snprintf(file, sizeof file, "<a href=\"%s.txt\">%s.txt</a>", p->prog, p->prog);
+        fputs("<tr><td>", f);
+        mb_html_text(f, p->title);
+        fputs("</td><td>", f);
+        mb_html_text(f, status_word(ends[i].status));
+        /* A failed phase's reason, as summary.txt has it under the phase's row. */
+        if (ends[i].status > 0 && ends[i].why[0]) {
+            fputs("<br><span class=\"why\">", f);
+            mb_html_text(f, ends[i].why);
+            fputs("</span>", f);
         }
-        used += (size_t)snprintf(buf + used, len - used,
-                                 "<tr><td>%s</td><td>%s</td><td class=\"num\">%s</td><td>%s"
-                                 "</td></tr>\n",
-                                 p->title, status_word(ends[i].status), secs, file);
+        if (ends[i].status >= 0)
+            fprintf(f, "</td><td class=\"num\">%.1f", ends[i].seconds);
+        else
+            fputs("</td><td class=\"num\">-", f);
+        if (ends[i].status != PHASE_SKIPPED)
+            fprintf(f, "</td><td class=\"num\">%.0f", ends[i].estimate);
+        else
+            fputs("</td><td class=\"num\">-", f);
+        if (ends[i].status >= 0 && ends[i].status != MB_EXIT_USAGE)
+            fprintf(f, "</td><td><a href=\"%s.txt\">%s.txt</a></td></tr>\n", p->prog, p->prog);
+        else
+            fputs("</td><td>-</td></tr>\n", f);
     }
-    if (used < len)
-        snprintf(buf + used, len - used, "</table>\n");
+    fputs("</table>\n", f);
+    if (fclose(f) != 0)
+        mb_die("cannot make the table of phases: %s", strerror(errno));
+    return buf;
 }
 
 static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
@@ -384,17 +476,22 @@ static void result_json(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_jobj_write(&o, ctx->json);
 }
 
-/* summary.txt and index.html (rank 0) from the headlines and plots so far. */
+/* The job's pages, and the names of their variants for an interrupt (written, read back and
+ * removed again before the phase: what the signal handler writes over the pages). */
+static const char *const page_names[2] = {"summary.txt", "index.html"};
+static const char *const cut_names[2] = {".summary.txt.interrupt", ".index.html.interrupt"};
+
+/* summary.txt and index.html (rank 0) from the headlines and plots so far, under names. */
 static void write_pages(const struct mb_ctx *ctx, const struct mb_config *cfg,
                         const struct phase_end *ends, const struct mb_records *all,
                         const struct mb_headline_set *h, const struct mb_plot_list *plots,
-                        const char *fs)
+                        const char *fs, const char *const names[2])
 {
     const struct mb_job_config *j = cfg->settings;
-    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], html[8192];
+    char *path = mb_xmalloc(strlen(j->dir) + 32), msg[1200], *html;
     FILE *f;
 
-    sprintf(path, "%s/summary.txt", j->dir);
+    sprintf(path, "%s/%s", j->dir, names[0]);
     f = fopen(path, "w");
     if (!f)
         mb_die("cannot write '%s': %s", path, strerror(errno));
@@ -404,25 +501,89 @@ static void write_pages(const struct mb_ctx *ctx, const struct mb_config *cfg,
         summary(&file, ctx, cfg, ends, h, fs);
     }
     mb_sink_close(f, path);
-    phases_html(html, sizeof html, ends);
-    sprintf(path, "%s/index.html", j->dir);
+    html = phases_html(ends);
+    sprintf(path, "%s/%s", j->dir, names[1]);
     if (mb_html_write(path, "plots/", all, h, plots, html, msg, sizeof msg) != 0)
         mb_die("%s", msg);
+    free(html);
     free(path);
+}
+
+/* The pages and message an interrupt leaves (core/interrupt.h), rank 0; replaced before every
+ * phase. */
+struct cut_pages {
+    char *path[2], *text[2], note[1400];
+    size_t len[2];
+};
+
+static void cut_pages_free(struct cut_pages *c)
+{
+    mb_interrupt_clear();
+    for (int k = 0; k < 2; k++) {
+        free(c->path[k]);
+        free(c->text[k]);
+        c->path[k] = c->text[k] = NULL;
+    }
+}
+
+/* The whole of path, malloc'd; then path is removed. */
+static char *take_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
+        mb_die("cannot read '%s': %s", path, strerror(errno));
+    buf = mb_xmalloc((size_t)n + 1);
+    *len = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    remove(path);
+    return buf;
 }
 
 /* Written before every phase as well as at the end, so that a job that is killed during a
  * phase - an MPI_Abort of a failing phase, a batch system's time limit - leaves summary.txt and
- * index.html, the phase it was in marked "not finished" and the later ones "pending". */
+ * index.html, the phase it was in marked "not finished" and the later ones "pending". For an
+ * interrupt (SIGINT, SIGTERM: a Ctrl-C, a batch system's cancel) the same pages with phase i
+ * "INTERRUPTED" and the later ones "not run" are made in memory, with the message, for the
+ * signal handler to write. */
 static void progress_files(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                           const struct phase_end *ends, const struct mb_records *all,
-                           const char *fs)
+                           const struct phase_end *ends, size_t i, const struct mb_records *all,
+                           const char *fs, struct cut_pages *cut)
 {
+    const struct mb_job_config *j = cfg->settings;
+    const size_t n = mb_job_phase_count();
+    struct phase_end *alt = mb_xcalloc(n, sizeof *alt);
+    struct mb_interrupt_page pages[2];
     struct mb_headline_set h;
     const struct mb_plot_list none = {0};
 
     mb_headlines(all, &h);
-    write_pages(ctx, cfg, ends, all, &h, &none, fs);
+    write_pages(ctx, cfg, ends, all, &h, &none, fs, page_names);
+    cut_pages_free(cut);
+    memcpy(alt, ends, n * sizeof *alt);
+    alt[i].status = PHASE_INTERRUPTED;
+    for (size_t k = i + 1; k < n; k++)
+        if (alt[k].status == PHASE_PENDING)
+            alt[k].status = PHASE_NOT_RUN;
+    write_pages(ctx, cfg, alt, all, &h, &none, fs, cut_names);
+    for (int k = 0; k < 2; k++) {
+        char *tmp = mb_xmalloc(strlen(j->dir) + 32);
+        sprintf(tmp, "%s/%s", j->dir, cut_names[k]);
+        cut->text[k] = take_file(tmp, &cut->len[k]);
+        free(tmp);
+        cut->path[k] = mb_xmalloc(strlen(j->dir) + 32);
+        sprintf(cut->path[k], "%s/%s", j->dir, page_names[k]);
+        pages[k] = (struct mb_interrupt_page){cut->path[k], cut->text[k], cut->len[k]};
+    }
+    snprintf(cut->note, sizeof cut->note,
+             "\n%s: interrupted in phase %zu/%zu (%s); phases not run: %zu; the results so far "
+             "are in %s (summary.txt, index.html)%s\n",
+             cfg->prog, i + 1, n, mb_job_phase_at(i)->prog, n - i - 1, j->dir,
+             j->io_dir ? "; the scratch directory under --io-dir is removed" : "");
+    mb_interrupt_set(pages, 2, cut->note);
+    free(alt);
 }
 
 /* Rank 0, after the phases: summary.txt, plots and index.html. A plot that cannot be drawn
@@ -449,7 +610,7 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
         }
     }
     result_json(ctx, cfg, &h, fs, plot_note);
-    write_pages(ctx, cfg, ends, all, &h, &plots, fs);
+    write_pages(ctx, cfg, ends, all, &h, &plots, fs, page_names);
     summary(&ctx->out, ctx, cfg, ends, &h, fs);
     mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s/index.html\n", plots.n, j->dir,
               plot_note, j->dir);
@@ -464,7 +625,8 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     const size_t n = mb_job_phase_count();
     struct phase_end *ends = mb_xcalloc(n, sizeof *ends);
     struct mb_records all = {0};
-    double expected = 0, expected_done = 0;
+    double left_in_plan = 0; /* the estimates of the phases not yet run */
+    struct cut_pages cut = {{NULL, NULL}, {NULL, NULL}, "", {0, 0}};
     const struct mb_stopwatch job_clock = mb_stopwatch_start();
     char fs[160] = "unknown file system";
     struct mb_scratch_signals signals;
@@ -475,8 +637,11 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     mb_scratch_signals_install(&signals);
 
     for (size_t i = 0; i < n; i++) {
-        expected += mb_job_phase_at(i)->seconds[j->mode];
+        const struct mb_job_phase *p = mb_job_phase_at(i);
         ends[i].status = PHASE_PENDING;
+        ends[i].estimate = mb_job_phase_estimate(p, (enum mb_job_mode)j->mode);
+        if (!mb_job_skip_reason(p, ctx->size))
+            left_in_plan += ends[i].estimate;
     }
     if (ctx->rank == 0) {
         all.path = mb_rs_strdup(cfg->common.json_path); /* what index.html names */
@@ -497,15 +662,16 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     for (size_t i = 0; i < n; i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
         const char *skip = mb_job_skip_reason(p, ctx->size);
-        char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48];
+        char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48], est[48], what[160];
         struct phase_words words;
         const double elapsed = mb_stopwatch_read(&job_clock);
-        /* Remaining: the plan's estimate, scaled by how the finished phases compared. */
-        const double scale = expected_done > 0 && elapsed > 0 ? elapsed / expected_done : 1;
 
+        /* What is left is what the plan says the phases not yet run take - never a projection of
+         * how fast the earlier phases went: a scheduled phase (b_eff_io's -T) takes its time on
+         * any machine, and phases have nothing else in common. */
         clock_text(el, sizeof el, elapsed);
-        clock_text(left, sizeof left, (expected - expected_done) * scale);
-        expected_done += p->seconds[j->mode];
+        clock_text(left, sizeof left, left_in_plan);
+        clock_text(est, sizeof est, ends[i].estimate);
         if (skip) {
             ends[i].status = PHASE_SKIPPED;
             if (ctx->rank == 0) {
@@ -515,12 +681,17 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
             continue;
         }
         if (ctx->rank == 0) {
-            mb_printf(&ctx->out, "[%zu/%zu] %s (elapsed %s, about %s left)\n", i + 1, n, p->title,
-                      el, left);
+            mb_printf(&ctx->out,
+                      "[%zu/%zu] %s (elapsed %s; this phase about %s, all left about %s)\n", i + 1,
+                      n, p->title, el, est, left);
             mb_flush(&ctx->out);
             ends[i].status = PHASE_CUT; /* until it returns */
-            progress_files(ctx, cfg, ends, &all, fs);
+            progress_files(ctx, cfg, ends, i, &all, fs, &cut);
+            snprintf(what, sizeof what, "[%zu/%zu] %s:", i + 1, n, p->prog);
+            if (j->progress > 0 && mb_progress_start(j->progress, what) != 0)
+                mb_eprintf("%s: note: no progress lines: %s", cfg->prog, strerror(errno));
         }
+        left_in_plan -= ends[i].estimate;
         const int argc = phase_argv(p, cfg, argv, &words);
         const struct mb_stopwatch phase_clock = mb_stopwatch_start();
         /* A phase that fails - refused (status 2: its scratch files do not fit), or ended by a
@@ -531,6 +702,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         ends[i].seconds = mb_stopwatch_read(&phase_clock);
         worst = ends[i].status > worst ? ends[i].status : worst;
         if (ctx->rank == 0) {
+            mb_progress_stop();
             collect(ctx, cfg, p, &all);
             phase_json(ctx, i, p, NULL, &ends[i]);
             if (ends[i].status == MB_EXIT_USAGE)
@@ -547,6 +719,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         if (mb_scratch_remove(j->scratch) != MB_SCRATCH_REMOVED)
             mb_eprintf("%s: note: the scratch directory '%s' is kept: %s", cfg->prog, j->scratch,
                        strerror(errno));
+        cut_pages_free(&cut); /* summary.txt and index.html are final now */
         finish_job(ctx, cfg, ends, &all, fs);
     }
     mb_scratch_signals_restore(&signals);
@@ -573,9 +746,9 @@ static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         struct phase_words words;
         const int argc = phase_argv(p, cfg, argv, &words);
 
-        mb_printf(&ctx->out, "[%zu/%zu] %s (about %.0f s on 4 processes)%s%s\n     ", i + 1,
-                  mb_job_phase_count(), p->title, p->seconds[j->mode], skip ? ": skipped, " : "",
-                  skip ? skip : "");
+        mb_printf(&ctx->out, "[%zu/%zu] %s (about %.0f s)%s%s\n     ", i + 1, mb_job_phase_count(),
+                  p->title, mb_job_phase_estimate(p, (enum mb_job_mode)j->mode),
+                  skip ? ": skipped, " : "", skip ? skip : "");
         for (int k = 0; k < argc; k++)
             mb_printf(&ctx->out, " %s", argv[k]);
         mb_printf(&ctx->out, "\n");

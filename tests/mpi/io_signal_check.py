@@ -24,7 +24,7 @@ on a file system shared by several nodes), which must go too.
 
 Usage: io_signal_check.py --mpiexec CMD --np N --bin PATH --signal INT|TERM|KILL
                           [--to mpiexec|rank0] [--prefix P | --glob G] [--user-file F]
-                          [--watch-dir D] [--no-json] [--env K=V ...]
+                          [--watch-dir D] [--no-json] [--env K=V ...] [--stderr REGEX ...]
                           [--interrupted NAME --interrupted-start TEXT] -- ARGS
 
 --interrupted NAME (b_eff_io): a run that a SIGINT/SIGTERM handler ended leaves its protocol so
@@ -112,6 +112,9 @@ def main():
     ap.add_argument("--expect", nargs=2, action="append", default=[], metavar=("GLOB", "REGEX"),
                     help="after the run a file matching GLOB (relative to the run's directory) "
                     "must have a line matching REGEX")
+    ap.add_argument("--stderr", action="append", default=[], metavar="REGEX",
+                    help="the run's stderr must have a line matching REGEX (the main job's "
+                    "message on an interrupt)")
     ap.add_argument("--interrupted", help="the partial protocol an interrupted run leaves")
     ap.add_argument("--interrupted-start", default="",
                     help="the text the partial protocol begins with")
@@ -217,6 +220,9 @@ def main():
             with open(os.path.join(cwd, files[0]), errors="replace") as f:
                 if not any(re.search(regex, line) for line in f):
                     problems.append(f"{files[0]} has no line matching {regex!r}")
+        for regex in opts.stderr:
+            if not re.search(regex, err, re.M):
+                problems.append(f"stderr has no line matching {regex!r}")
         # The launcher's exit status after a forwarded Ctrl-C is its own business (MPICH's
         # hydra returns 0); the run itself must not have finished. A killed rank fails the job.
         if opts.to == "rank0" and proc.returncode == 0:

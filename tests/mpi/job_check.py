@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Check the main job, `mpibench run`, and the tools that read its results.
 
-Runs `mpiexec -np N mpibench run ARGS` in a new temporary directory and checks: a progress
-line per phase (phase i/7; Presta's phases skipped on an odd number of processes, said so);
+Runs `mpiexec -np N mpibench run ARGS --output-dir mpibench-results --progress 1` in a new
+temporary directory, into an empty mpibench-results/ made beforehand (used as named), and
+checks: a line per phase (phase i/7; Presta's phases skipped on an odd number of processes,
+IMB-EXT on one, said so) with the plan's estimates (all that is left = the sum of the phases' own); progress
+lines on stderr during every phase that took longer than 2.5 s; summary.txt with each phase's
+seconds and estimate;
 mpibench-results/ with run.txt equal to stdout, results.jsonl valid against the schema (every
 line of every phase's PROG.jsonl in it, one job_phase per phase, a job_result whose headline
 numbers are those of the suites' own records and of summary.txt), each phase's text and JSON,
@@ -12,7 +16,9 @@ summary.txt ending with the five headline numbers, valid PNG and SVG plots, an i
 images all exist and that loads nothing from the network; the scratch directory removed,
 nothing else in the working directory.
 
-With --second also: a second run goes to a new mpibench-results-<timestamp>/ and leaves the
+With --second also: --output-dir mpibench-results/ (now not empty) is refused with status 2
+and changes nothing; a second run without --output-dir goes to a new
+mpibench-results-<timestamp>/ and leaves the
 first directory as it was; `mpibench compare` of the two runs (verdicts consistent with the
 exit status: these machines are too noisy to expect no change), of a run with itself (exit 0,
 every ratio 1), of the first run against a copy with one PingPong
@@ -50,11 +56,11 @@ PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
          "IMB-IO": {"imb_io_bandwidth"}}
 
 
-def run_job(opts, cwd):
+def run_job(opts, cwd, extra=(), status=0):
     cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), os.path.abspath(opts.bin), "run"] +
-           opts.args)
+           opts.args + list(extra))
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
+    if proc.returncode != status:
         fail(f"exit status {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}\n"
              f"--- stderr\n{proc.stderr[-3000:]}\ncommand: {shlex.join(cmd)}")
     return proc
@@ -176,21 +182,49 @@ def summary_headlines(text):
     return out
 
 
-def check_run(opts, cwd, proc, outdir):
+def ran_on(np):
+    """The phases that run on np processes: Presta's need pairs (an even count), IMB-EXT's
+    Unidir two processes (on one it would measure nothing)."""
+    return [p for p in PHASES if not (p in ("com", "laten") and np % 2 == 1) and
+            not (p == "IMB-EXT" and np == 1)]
+
+
+def seconds(clock):
+    m, s = clock.split(":")
+    return 60 * int(m) + int(s)
+
+
+def check_run(opts, cwd, proc, outdir, progress=None):
     out = os.path.join(cwd, outdir)
     odd = opts.np % 2 == 1
-    # One progress line per phase, in order.
+    # One line per phase, in order, with the plan's estimates: the phase's own, and all that is
+    # left - the sum of the estimates of the phases not yet run, never a projection of how fast
+    # the earlier phases went.
+    estimates = {}
     for i, prog in enumerate(PHASES):
         m = re.search(rf"^\[{i + 1}/7\] (.*)$", proc.stdout, re.M)
         check(m, f"no progress line for phase {i + 1}/7 ({prog})")
-        skipped = prog in ("com", "laten") and odd
-        check(("skipped, needs an even number" in m.group(1)) == skipped,
+        skipped = prog not in ran_on(opts.np)
+        check(("skipped, needs " in m.group(1)) == skipped,
               f"phase {prog}: {m.group(1)}")
         if not skipped:
-            check(re.search(r"\(elapsed \d+:\d\d, about \d+:\d\d left\)$", m.group(1)),
-                  f"phase {prog}: no elapsed/remaining time: {m.group(1)}")
+            t = re.search(r"\(elapsed \d+:\d\d; this phase about (\d+:\d\d), all left about "
+                          r"(\d+:\d\d)\)$", m.group(1))
+            check(t, f"phase {prog}: no elapsed time and estimates: {m.group(1)}")
+            estimates[prog] = (seconds(t.group(1)), seconds(t.group(2)))
+    ran_est = list(estimates.values())
+    for k, (_, left) in enumerate(ran_est):
+        plan = sum(e for e, _ in ran_est[k:])
+        check(abs(left - plan) <= len(ran_est) - k,
+              f"{list(estimates)[k]}: 'all left about {left} s', the plan says {plan} s")
     check(open(os.path.join(out, "run.txt")).read() == proc.stdout, "run.txt differs from stdout")
-    ran = [p for p in PHASES if not (p in ("com", "laten") and odd)]
+    ran = ran_on(opts.np)
+    # summary.txt: each phase's seconds beside the plan's estimate.
+    summary = open(os.path.join(out, "summary.txt")).read()
+    for i, p in enumerate(PHASES):
+        row = re.search(rf"^# {i + 1}/7 .* (ok|skipped) +(\S+) +(\S+)$", summary, re.M)
+        check(row and (row.group(3) == "-") == (p not in ran),
+              f"summary.txt: phase {p} has no seconds and estimate: {row and row.group(0)}")
     for p in ran:
         for ext in ("txt", "jsonl"):
             f = os.path.join(out, f"{p}.{ext}")
@@ -214,6 +248,15 @@ def check_run(opts, cwd, proc, outdir):
         check(lines[start:start + len(mine)] == mine, f"results.jsonl lacks {p}.jsonl's records")
     phases = [r for r in recs if r["type"] == "job_phase"]
     check([r["program"] for r in phases] == PHASES, f"job_phase records {phases}")
+    if progress:
+        # --progress N: a phase that ran longer than a few intervals wrote lines to stderr
+        # naming it and what it was measuring.
+        for i, r in enumerate(phases):
+            if r["skipped"] is None and r["elapsed_sec"] >= 2.5 * progress:
+                check(re.search(rf"^\[{i + 1}/7\] {re.escape(r['program'])}: \d+:\d\d in the "
+                                r"phase, now: \S", proc.stderr, re.M),
+                      f"no progress line on stderr during {r['program']} "
+                      f"({r['elapsed_sec']:.1f} s, --progress {progress}):\n{proc.stderr[-2000:]}")
     for r in phases:
         check((r["skipped"] is None) == (r["program"] in ran) and
               (r["exit_status"] == 0 or r["skipped"]), f"job_phase {r}")
@@ -251,6 +294,11 @@ def check_run(opts, cwd, proc, outdir):
         check(value is None or (value > 0 and value == value), f"{label} = {value}")
     check(nums["b_eff"] is not None and nums["b_eff_io"] is not None, "b_eff or b_eff_io missing")
     check((nums["PingPong latency"] is None) == (opts.np == 1), "PingPong headline")
+    # On one process b_eff's messages and Allreduce stay in the process: the headlines say so.
+    for label, caveat in (("b_eff", "one process: messages to itself, no network"),
+                          ("Allreduce 8 B latency", "one process: a local copy")):
+        line = next(l for l in summary.splitlines() if l.startswith(f"  {label} "))
+        check((caveat in line) == (opts.np == 1), f"summary.txt: {line!r}")
 
     plots = sorted(os.listdir(os.path.join(out, "plots")))
     drawn = {f[:-4] for f in plots if f.endswith(".svg")}
@@ -285,6 +333,12 @@ def tree_digest(path):
 
 def check_second(opts, cwd, first_recs):
     before = tree_digest(os.path.join(cwd, "mpibench-results"))
+    # A --output-dir that holds anything is refused, never replaced by another name.
+    proc = run_job(opts, cwd, ["--output-dir", "mpibench-results/"], status=2)
+    check(sorted(os.listdir(cwd)) == ["mpibench-results"] and
+          "invalid value 'mpibench-results/' for --output-dir: the directory exists and is not "
+          "empty" in proc.stderr, f"a used --output-dir: {sorted(os.listdir(cwd))} {proc.stderr}")
+    # Without --output-dir: a new directory beside the first.
     proc = run_job(opts, cwd)
     new = [d for d in os.listdir(cwd) if d != "mpibench-results"]
     check(len(new) == 1 and re.fullmatch(r"mpibench-results-\d{8}-\d{6}(-\d+)?", new[0]),
@@ -401,10 +455,12 @@ def main():
     opts.args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
     with tempfile.TemporaryDirectory(prefix="mb-job-") as cwd:
         try:
-            proc = run_job(opts, cwd)
+            # The first run into an empty directory named by --output-dir: used as it is.
+            os.mkdir(os.path.join(cwd, "mpibench-results"))
+            proc = run_job(opts, cwd, ["--output-dir", "mpibench-results", "--progress", "1"])
             check(sorted(os.listdir(cwd)) == ["mpibench-results"],
                   f"files outside mpibench-results/: {sorted(os.listdir(cwd))}")
-            recs, what = check_run(opts, cwd, proc, "mpibench-results")
+            recs, what = check_run(opts, cwd, proc, "mpibench-results", progress=1)
             if opts.second:
                 what += "; " + check_second(opts, cwd, recs)
             elif opts.tools:

@@ -21,8 +21,9 @@ runs `mpibench run ARGS --io-dir SMALL --output-dir res`:
 Both: the job's exit status is 1 (a phase failed, docs/main-job.md), no MPI_Abort; summary.txt
 has every phase with its final status (the earlier ones "ok", none "not finished" or
 "pending"), the failed phases' reasons under them and the headline numbers; index.html lists
-the phases with the same statuses; results.jsonl has a job_phase record with the error for each
-failed phase, the job_result and the job's summary; the earlier phases' text files are there;
+the phases with the same statuses and the failed ones' reasons; results.jsonl has a job_phase
+record with the error for each failed phase, the job_result and the job's summary; the earlier
+phases' text files are there;
 the tmpfs holds nothing of the run (fill: only the test's file, unchanged).
 
 Usage: job_diskfull_check.py --mpiexec CMD --np N --bin PATH --mode refuse|fill -- ARGS
@@ -32,6 +33,7 @@ import glob
 import json
 import os
 import re
+from html import unescape
 import shlex
 import signal
 import subprocess
@@ -90,9 +92,12 @@ def check(mode, status, out, err, res, small, removed, filled):
                     if re.match(rf"# \d/\d {re.escape(title)}", l)), None)
         if row is None or word not in lines[row]:
             problems.append(f"summary.txt: {prog} is not '{word}'")
-        html_row = re.search(rf"<tr><td>{re.escape(title)}[^<]*</td><td>([^<]*)</td>", html)
+        html_row = re.search(rf"<tr><td>{re.escape(title)}[^<]*</td><td>([^<]*)"
+                             r'(?:<br><span class="why">([^<]*)</span>)?</td>', html)
         if not html_row or html_row.group(1) != word:
             problems.append(f"index.html: {prog} is not '{word}'")
+        elif reason is not None and not re.search(reason, unescape(html_row.group(2) or "")):
+            problems.append(f"index.html: no reason beside {prog}'s status")
         if reason is None:
             if "error" in rec or rec.get("exit_status") != 0:
                 problems.append(f"{prog} did not succeed: {rec}")
