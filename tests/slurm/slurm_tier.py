@@ -3,7 +3,7 @@
 """The Slurm tier: mpibench launched by a real Slurm (Debian's slurmctld, slurmd and munge).
 
 Starts a one-node Slurm cluster of its own on this machine (as root): munged with a key, a
-socket and a seed file of its own, slurmctld and slurmd in the foreground with the
+socket and a PRNG state file of its own, slurmctld and slurmd in the foreground with the
 configuration tests/slurm/slurm.conf.in, filled in with this machine's name (`slurmd -C`),
 its CPU count (at least the job's task count), two free TCP ports and a temporary directory
 that holds every state, spool, log and pid file. Then, once the node is idle:
