@@ -8,10 +8,12 @@ set -eu
 PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev help2man"
 # With --tests (scripts/test.sh): what the tests use besides - an HTML validator, a
 # headless browser that loads the main job's index.html, iproute2 (`ip`) for the
-# multi-host tier's network namespaces (tests/multihost), and pandas for the recipe in
-# docs/output.md (doc.pandas_recipe).
+# multi-host tier's network namespaces (tests/multihost), pandas for the recipe in
+# docs/output.md (doc.pandas_recipe), and Debian's Slurm and munge for the Slurm tier
+# (tests/slurm), which starts daemons of its own: their packaged services are not started at
+# installation (see below).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES tidy chromium iproute2 python3-pandas"
+    PACKAGES="$PACKAGES tidy chromium iproute2 python3-pandas slurmd slurmctld slurm-client munge"
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
@@ -37,8 +39,18 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing:$missing"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
+    # No service starts at installation (munged, slurmctld, slurmd): a policy-rc.d that denies
+    # every start while apt-get runs (invoke-rc.d(8)), when the machine has none of its own.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        trap 'rm -f "$policy"' EXIT
+        printf '#!/bin/sh\n# scripts/deps.sh: no service starts while it installs packages\nexit 101\n' >"$policy"
+        chmod 755 "$policy"
+    fi
     # shellcheck disable=SC2086 # one word per package
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    [ -z "$policy" ] || rm -f "$policy"
 else
     echo "mpibench needs these packages; install them first (as root):" >&2
     echo "  apt-get install$missing" >&2

@@ -163,6 +163,7 @@ void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
         if ((nl = strchr(lib, '\n')) != NULL)
             *nl = '\0';
         snprintf(p->mpi_library, sizeof p->mpi_library, "%.255s", lib);
+        mb_slurm_env_read(&p->slurm);
     }
 }
 
@@ -170,6 +171,7 @@ void mb_provenance_free(struct mb_provenance *p)
 {
     free(p->hosts);
     p->hosts = NULL;
+    mb_slurm_env_free(&p->slurm);
 }
 
 void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out)
@@ -179,6 +181,7 @@ void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out)
     mb_printf(out, "# Processes             : %d on %d host%s (%d..%d per host)\n", p->nprocs,
               p->nhosts, p->nhosts == 1 ? "" : "s", p->ranks_per_host_min, p->ranks_per_host_max);
     mb_printf(out, "# Hosts                 : %s\n", p->hosts ? p->hosts : "");
+    mb_slurm_env_text(&p->slurm, out);
     mb_printf(out, "# Memory per process    : %.1f MB\n", (double)p->mem_per_proc / 1048576.0);
     mb_printf(out, "# Binding               : rank 0 on CPUs %s; %d of %d ranks bound\n",
               p->binding, p->bound_ranks, p->nprocs);
@@ -204,6 +207,7 @@ void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o)
     mb_jobj_int(o, "processes", p->nprocs);
     mb_jobj_int(o, "hosts", p->nhosts);
     mb_jobj_str(o, "host_list", p->hosts ? p->hosts : "");
+    mb_slurm_env_json(&p->slurm, o);
     mb_jobj_int(o, "ranks_per_host_min", p->ranks_per_host_min);
     mb_jobj_int(o, "ranks_per_host_max", p->ranks_per_host_max);
     mb_jobj_int(o, "memory_per_process_bytes", (long long)p->mem_per_proc);

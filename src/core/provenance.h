@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/report_json.h"
 #include "core/report_text.h"
+#include "core/slurm_env.h"
 
 #include <mpi.h>
 
@@ -25,6 +26,7 @@ struct mb_provenance {
     char binding[128];               /* CPUs rank 0 may run on */
     int bound_ranks;                 /* ranks restricted to fewer CPUs than their node has */
     struct mb_clock_info clock;
+    struct mb_slurm_env slurm; /* rank 0's Slurm job (all NULL outside Slurm) */
 };
 
 /* Collective over comm (a duplicate of MPI_COMM_WORLD). */
