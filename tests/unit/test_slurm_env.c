@@ -21,7 +21,7 @@ static void render(const struct mb_slurm_env *s, char *json, size_t jlen, char *
     FILE *t = tmpfile();
     const struct mb_out out = {{t, NULL}, 1, {"the text file", NULL}};
 
-    mb_jobj_begin(&o, "header");
+    mb_jobj_begin(&o, "header", NULL);
     mb_slurm_env_json(s, &o);
     j = mb_jobj_take(&o);
     snprintf(json, jlen, "%s", j);
