@@ -14,7 +14,8 @@
     Sendrecv, Exchange; Presta com, laten) flagged REGRESSED (issue: at least 95 %) and
     compare's exit status (issue: 1).
 
-Extra arguments of every run (for example `--samples 9 --raw-samples`, once the suites take
+With --suite 'SUITE ARGS' each run is that suite alone (its --json file) instead of the main
+job. Extra arguments of every run (for example `--samples 9 --raw-samples`, once the suites take
 them) are given with --run-args; compare's own options (--threshold, --noise) with
 --compare-args. Runs go to WORKDIR/pair-NN-{a,b} (A/A) and WORKDIR/slow-NN-{a,b}; an existing
 run directory is reused with --reuse (to re-evaluate runs with other compare options).
@@ -51,9 +52,15 @@ def run(opts, name, extra_launch):
     d = os.path.join(opts.workdir, name)
     if opts.reuse and os.path.isfile(os.path.join(d, "results.jsonl")):
         return d
-    cmd = (shlex.split(opts.mpiexec) + extra_launch + ["-np", str(opts.np),
-           os.path.join(os.path.abspath(opts.build), "mpibench"), "run", "--quick",
-           "--output-dir", d] + shlex.split(opts.run_args))
+    bin_ = os.path.join(os.path.abspath(opts.build), "mpibench")
+    if opts.suite:
+        # One suite instead of the main job: its JSON as the run's results.jsonl.
+        os.makedirs(d, exist_ok=True)
+        tail = shlex.split(opts.suite) + ["--json", os.path.join(d, "results.jsonl")]
+    else:
+        tail = ["run", "--quick", "--output-dir", d]
+    cmd = (shlex.split(opts.mpiexec) + extra_launch + ["-np", str(opts.np), bin_] + tail +
+           shlex.split(opts.run_args))
     start = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
     log(f"  {name}: status {p.returncode} in {time.monotonic() - start:.0f} s, load "
@@ -105,6 +112,8 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mpiexec", default="mpiexec --oversubscribe")
     ap.add_argument("--inject", choices=sorted(INJECT), default="tcp")
+    ap.add_argument("--suite", help="run this suite and its arguments (for example 'imb-mpi1 "
+                    "PingPong Sendrecv') instead of 'run --quick'")
     ap.add_argument("--run-args", default="", help="extra arguments of every mpibench run")
     ap.add_argument("--compare-args", default="", help="extra arguments of compare")
     ap.add_argument("--workdir", default="compare-noise-runs")
