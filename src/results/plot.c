@@ -94,16 +94,25 @@ static void add_point(struct plot *p, const char *title, double x, double y, dou
         p->max_x = x;
 }
 
-/* The interval of a point's y: the y field's 95 % interval of the median where the record
- * carries it (F_ci95_low, F_ci95_high for a figure F measured as samples, core/samples.h). */
-static void interval(const json_t *o, const char *y, double *lo, double *hi)
+/* A point's y and its interval: where the record carries the y field F as samples (F_median,
+ * F_ci95_low, F_ci95_high: --samples K, core/samples.h) the median with its 95 % interval - an
+ * interval around the mean of K samples could miss the mean, which one slow sample moves -
+ * else F without an interval (NAN). */
+static double y_of(const json_t *o, const char *y, double *lo, double *hi)
 {
     char name[160];
+    double m;
 
     snprintf(name, sizeof name, "%s_ci95_low", y);
     *lo = mb_rec_num(o, name);
     snprintf(name, sizeof name, "%s_ci95_high", y);
     *hi = mb_rec_num(o, name);
+    snprintf(name, sizeof name, "%s_median", y);
+    m = mb_rec_num(o, name);
+    if (isfinite(m) && isfinite(*lo) && isfinite(*hi))
+        return m;
+    *lo = *hi = NAN;
+    return mb_rec_num(o, y);
 }
 
 static void free_plot(struct plot *p)
@@ -202,8 +211,8 @@ static void draw(const struct mb_records *r, const char *run,
             snprintf(title, sizeof title, "%s: ", run);
         mb_rt_text(title, sizeof title, o, t->name);
         if (d->kind == MB_RT_POINTS) {
-            interval(o, d->y, &lo, &hi);
-            add_point(p, title, mb_rec_num(o, d->x), mb_rec_num(o, d->y), lo, hi, d->keep_max);
+            const double y = y_of(o, d->y, &lo, &hi);
+            add_point(p, title, mb_rec_num(o, d->x), y, lo, hi, d->keep_max);
         } else if (d->kind == MB_RT_ARRAYS) {
             const json_t *x = json_object_get(o, d->x);
             for (int a = 0; a < MB_RT_SERIES && d->arrays[a].field; a++) {
@@ -222,8 +231,8 @@ static void draw(const struct mb_records *r, const char *run,
                 continue;
             if (pos == axis->n)
                 p->last_value = mb_rec_num(o, axis->last_field);
-            interval(o, d->y, &lo, &hi);
-            add_point(p, title, axis->x[pos - 1], mb_rec_num(o, d->y), lo, hi, d->keep_max);
+            const double y = y_of(o, d->y, &lo, &hi);
+            add_point(p, title, axis->x[pos - 1], y, lo, hi, d->keep_max);
         }
     }
     json_decref(most);
@@ -308,9 +317,10 @@ static int write_data(const char *dir, struct plot *p, char *msg, size_t len)
         const struct series *s = &p->s[i];
         sort_series(&p->s[i]);
         fprintf(f, "%s\n# %s%s\n", i ? "\n" : "", s->title,
-                s->bars ? "\n# x y y_ci95_low y_ci95_high (the median's 95 % interval; y where "
-                          "there is none)"
-                        : "");
+                s->bars
+                    ? "\n# x y y_ci95_low y_ci95_high (y: the median where the row has samples, "
+                      "with its 95 % interval; else y, y, y)"
+                    : "");
         for (size_t k = 0; k < s->n; k++) {
             fprintf(f, "%.17g %.17g", s->x[k], s->y[k]);
             if (s->bars)
