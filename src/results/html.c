@@ -4,6 +4,7 @@
 #include "results/record_types.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 void mb_html_text(FILE *f, const char *s)
@@ -39,7 +40,7 @@ static void row(FILE *f, const char *label, const char *value)
 
 /* Where the results come from: the first record of the provenance type of the table (the
  * header: each suite writes one). */
-static void about(FILE *f, const struct mb_records *r)
+static void about(FILE *f, const struct mb_records *r, const char *label)
 {
     const json_t *h = NULL;
     char buf[512];
@@ -49,7 +50,12 @@ static void about(FILE *f, const struct mb_records *r)
         if (t && t->provenance)
             h = r->rec[i];
     }
-    fputs("<h2>Machine</h2>\n<table>\n", f);
+    fputs("<h2>Machine", f);
+    if (label) {
+        fputs(": ", f);
+        mb_html_text(f, label);
+    }
+    fputs("</h2>\n<table>\n", f);
     row(f, "results", r->path);
     if (h) {
         row(f, "date", mb_rec_str(h, "date"));
@@ -74,12 +80,46 @@ static void about(FILE *f, const struct mb_records *r)
     fputs("</table>\n", f);
 }
 
-int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
-                  const struct mb_headline_set *hl, const struct mb_plot_list *plots,
-                  const char *extra, char *msg, size_t len)
+/* The headline table: one value column per run (several runs: headed by their labels). */
+static void headlines(FILE *f, const struct mb_headline_set *hl, size_t nruns,
+                      const char *const *labels)
+{
+    char buf[64];
+
+    fputs("<h2>Headline numbers</h2>\n<table id=\"headlines\">\n<tr><th>measure</th>", f);
+    for (size_t k = 0; k < nruns; k++) {
+        fputs("<th>", f);
+        mb_html_text(f, nruns > 1 ? labels[k] : "value");
+        fputs("</th>", f);
+    }
+    fputs("<th>unit</th><th>from</th></tr>\n", f);
+    for (size_t i = 0; i < hl[0].n; i++) {
+        const struct mb_headline *h = &hl[0].h[i];
+        const char *from = NULL;
+        fputs("<tr><td>", f);
+        mb_html_text(f, h->label);
+        fputs("</td>", f);
+        for (size_t k = 0; k < nruns; k++) {
+            const struct mb_headline *hk = &hl[k].h[i];
+            if (hk->present)
+                snprintf(buf, sizeof buf, "%.2f", hk->value);
+            if (hk->present && !from)
+                from = hk->detail;
+            fprintf(f, "<td class=\"num\">%s</td>", hk->present ? buf : "-");
+        }
+        fputs("<td>", f);
+        mb_html_text(f, h->unit);
+        fputs("</td><td>", f);
+        mb_html_text(f, from ? from : "not measured");
+        fputs("</td></tr>\n", f);
+    }
+}
+
+static int page(const char *path, const char *img_prefix, const struct mb_records *runs,
+                size_t nruns, const char *const *labels, const struct mb_headline_set *hl,
+                const struct mb_plot_list *plots, const char *extra, char *msg, size_t len)
 {
     FILE *f = fopen(path, "w");
-    char buf[64];
 
     if (!f) {
         snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
@@ -94,25 +134,12 @@ int mb_html_write(const char *path, const char *img_prefix, const struct mb_reco
           "figure { margin: 1em 0 2em 0; } img { max-width: 100%; height: auto; }\n"
           "</style>\n</head>\n<body>\n<h1>mpibench results</h1>\n",
           f);
-    fputs("<h2>Headline numbers</h2>\n<table id=\"headlines\">\n"
-          "<tr><th>measure</th><th>value</th><th>unit</th><th>from</th></tr>\n",
-          f);
-    for (size_t i = 0; i < hl->n; i++) {
-        const struct mb_headline *h = &hl->h[i];
-        fputs("<tr><td>", f);
-        mb_html_text(f, h->label);
-        if (h->present)
-            snprintf(buf, sizeof buf, "%.2f", h->value);
-        fprintf(f, "</td><td class=\"num\">%s</td><td>", h->present ? buf : "-");
-        mb_html_text(f, h->unit);
-        fputs("</td><td>", f);
-        mb_html_text(f, h->present ? h->detail : "not measured");
-        fputs("</td></tr>\n", f);
-    }
+    headlines(f, hl, nruns, labels);
     fputs("</table>\n", f);
     if (extra)
         fputs(extra, f);
-    about(f, r);
+    for (size_t k = 0; k < nruns; k++)
+        about(f, &runs[k], nruns > 1 ? labels[k] : NULL);
     fputs("<h2>Plots</h2>\n", f);
     if (plots->n == 0)
         fputs("<p>The results hold nothing to plot.</p>\n", f);
@@ -138,4 +165,25 @@ int mb_html_write(const char *path, const char *img_prefix, const struct mb_reco
         return -1;
     }
     return 0;
+}
+
+int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
+                  const struct mb_headline_set *hl, const struct mb_plot_list *plots,
+                  const char *extra, char *msg, size_t len)
+{
+    return page(path, img_prefix, r, 1, NULL, hl, plots, extra, msg, len);
+}
+
+int mb_html_write_runs(const char *path, const struct mb_records *runs, size_t nruns,
+                       const char *const *labels, const struct mb_plot_list *plots,
+                       const char *extra, char *msg, size_t len)
+{
+    struct mb_headline_set *hl = mb_rs_alloc(NULL, nruns, sizeof *hl);
+    int rc;
+
+    for (size_t k = 0; k < nruns; k++)
+        mb_headlines(&runs[k], &hl[k]);
+    rc = page(path, "", runs, nruns, labels, hl, plots, extra, msg, len);
+    free(hl);
+    return rc;
 }

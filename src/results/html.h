@@ -20,4 +20,10 @@ int mb_html_write(const char *path, const char *img_prefix, const struct mb_reco
                   const struct mb_headline_set *hl, const struct mb_plot_list *plots,
                   const char *extra, char *msg, size_t len);
 
+/* The page of several runs (mpibench plot A B, compare --html), plots beside it: the headline
+ * numbers of each run in a column headed by its label, each run's machine. */
+int mb_html_write_runs(const char *path, const struct mb_records *runs, size_t nruns,
+                       const char *const *labels, const struct mb_plot_list *plots,
+                       const char *extra, char *msg, size_t len);
+
 #endif

@@ -17,13 +17,14 @@
 
 extern char **environ;
 
-enum { MAX_SERIES = 48 };
+enum { MAX_SERIES = 64 };
 
 struct series {
     char title[96];
-    double *x, *y;
+    double *x, *y, *lo, *hi; /* lo, hi: the point's 95 % interval, NAN without */
     size_t n, cap;
     int keep_max; /* points at one x: only the largest is kept (sort_series) */
+    int bars;     /* some point has an interval: drawn with error bars */
 };
 
 struct plot {
@@ -35,6 +36,10 @@ struct plot {
     char xtics[160];
     int xlast;         /* the last position of that axis */
     double last_value; /* the last position's value (its tic: b_eff_io's L_max) */
+    /* A size axis with 0-byte points: those are drawn at zero_at, below the smallest
+     * positive size min_pos, at a tic labelled 0 (a logarithmic axis has no 0). */
+    int has_zero;
+    double min_pos, max_x, zero_at;
 };
 
 /* Titles travel into gnuplot's single-quoted strings and HTML: printable ASCII only, and a
@@ -48,12 +53,14 @@ static void clean_title(char *dst, size_t len, const char *src)
 }
 
 /* keep_max: of the points at one x only the largest is kept (the best over methods and
- * repetitions), once the series is sorted. */
-static void add_point(struct plot *p, const char *title, double x, double y, int keep_max)
+ * repetitions), once the series is sorted. lo, hi: the point's interval (NAN: none). x = 0 is
+ * kept (drawn at the axis's 0 tic), y must be positive (a logarithmic axis). */
+static void add_point(struct plot *p, const char *title, double x, double y, double lo, double hi,
+                      int keep_max)
 {
     struct series *s = NULL;
 
-    if (!isfinite(x) || !isfinite(y) || x <= 0 || y <= 0) /* log axes */
+    if (!isfinite(x) || !isfinite(y) || x < 0 || y <= 0)
         return;
     for (size_t i = 0; i < p->n && !s; i++)
         if (strcmp(p->s[i].title, title) == 0)
@@ -69,9 +76,43 @@ static void add_point(struct plot *p, const char *title, double x, double y, int
         s->cap = s->cap ? 2 * s->cap : 32;
         s->x = mb_rs_alloc(s->x, s->cap, sizeof *s->x);
         s->y = mb_rs_alloc(s->y, s->cap, sizeof *s->y);
+        s->lo = mb_rs_alloc(s->lo, s->cap, sizeof *s->lo);
+        s->hi = mb_rs_alloc(s->hi, s->cap, sizeof *s->hi);
     }
+    if (!(isfinite(lo) && isfinite(hi) && lo > 0 && lo <= hi))
+        lo = hi = NAN;
+    s->bars |= isfinite(lo);
     s->x[s->n] = x;
-    s->y[s->n++] = y;
+    s->y[s->n] = y;
+    s->lo[s->n] = lo;
+    s->hi[s->n++] = hi;
+    if (x == 0)
+        p->has_zero = 1;
+    else if (!(p->min_pos <= x))
+        p->min_pos = x;
+    if (!(p->max_x >= x))
+        p->max_x = x;
+}
+
+/* A point's y and its interval: where the record carries the y field F as samples (F_median,
+ * F_ci95_low, F_ci95_high: --samples K, core/samples.h) the median with its 95 % interval - an
+ * interval around the mean of K samples could miss the mean, which one slow sample moves -
+ * else F without an interval (NAN). */
+static double y_of(const json_t *o, const char *y, double *lo, double *hi)
+{
+    char name[160];
+    double m;
+
+    snprintf(name, sizeof name, "%s_ci95_low", y);
+    *lo = mb_rec_num(o, name);
+    snprintf(name, sizeof name, "%s_ci95_high", y);
+    *hi = mb_rec_num(o, name);
+    snprintf(name, sizeof name, "%s_median", y);
+    m = mb_rec_num(o, name);
+    if (isfinite(m) && isfinite(*lo) && isfinite(*hi))
+        return m;
+    *lo = *hi = NAN;
+    return mb_rec_num(o, y);
 }
 
 static void free_plot(struct plot *p)
@@ -79,6 +120,8 @@ static void free_plot(struct plot *p)
     for (size_t i = 0; i < p->n; i++) {
         free(p->s[i].x);
         free(p->s[i].y);
+        free(p->s[i].lo);
+        free(p->s[i].hi);
     }
 }
 
@@ -115,9 +158,9 @@ static long long only_value(const struct mb_records *r, const struct mb_record_t
 /* The records of type t draw into p as d describes (results/record_types.h). The sets that
  * select records (largest counts, joined records) are found in one pass each (jansson objects
  * as hash tables), so that a file of many rows is read in linear time, not quadratic. */
-static void draw(const struct mb_records *r, const struct mb_record_type *const *type_of,
-                 const struct mb_record_type *t, const struct mb_rt_plot *d,
-                 const struct mb_rt_axis *axis, struct plot *p)
+static void draw(const struct mb_records *r, const char *run,
+                 const struct mb_record_type *const *type_of, const struct mb_record_type *t,
+                 const struct mb_rt_plot *d, const struct mb_rt_axis *axis, struct plot *p)
 {
     json_t *most = d->most ? json_object() : NULL, *joined = d->join.type ? json_object() : NULL;
     const long long only = d->only.field ? only_value(r, type_of, t, d) : 0;
@@ -145,6 +188,7 @@ static void draw(const struct mb_records *r, const struct mb_record_type *const 
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
         char title[96] = "";
+        double lo, hi;
 
         if (type_of[i] != t || !mb_rt_holds(o, d->when))
             continue;
@@ -162,16 +206,24 @@ static void draw(const struct mb_records *r, const struct mb_record_type *const 
         }
         if (d->only.field && mb_rec_int(o, d->only.field, -1) != only)
             continue;
+        /* Several runs: each series named by its run first (mpibench plot A B). */
+        if (run)
+            snprintf(title, sizeof title, "%s: ", run);
         mb_rt_text(title, sizeof title, o, t->name);
         if (d->kind == MB_RT_POINTS) {
-            add_point(p, title, mb_rec_num(o, d->x), mb_rec_num(o, d->y), d->keep_max);
+            const double y = y_of(o, d->y, &lo, &hi);
+            add_point(p, title, mb_rec_num(o, d->x), y, lo, hi, d->keep_max);
         } else if (d->kind == MB_RT_ARRAYS) {
             const json_t *x = json_object_get(o, d->x);
             for (int a = 0; a < MB_RT_SERIES && d->arrays[a].field; a++) {
                 const json_t *y = json_object_get(o, d->arrays[a].field);
+                char at[96] = "";
+                if (run)
+                    snprintf(at, sizeof at, "%s: ", run);
+                snprintf(at + strlen(at), sizeof at - strlen(at), "%s", d->arrays[a].title);
                 for (size_t j = 0; j < json_array_size(x); j++)
-                    add_point(p, d->arrays[a].title, json_number_value(json_array_get(x, j)),
-                              json_number_value(json_array_get(y, j)), d->keep_max);
+                    add_point(p, at, json_number_value(json_array_get(x, j)),
+                              json_number_value(json_array_get(y, j)), NAN, NAN, d->keep_max);
             }
         } else if (axis) { /* MB_RT_POSITIONS */
             const long long pos = mb_rec_int(o, d->x, 0);
@@ -179,7 +231,8 @@ static void draw(const struct mb_records *r, const struct mb_record_type *const 
                 continue;
             if (pos == axis->n)
                 p->last_value = mb_rec_num(o, axis->last_field);
-            add_point(p, title, axis->x[pos - 1], mb_rec_num(o, d->y), d->keep_max);
+            const double y = y_of(o, d->y, &lo, &hi);
+            add_point(p, title, axis->x[pos - 1], y, lo, hi, d->keep_max);
         }
     }
     json_decref(most);
@@ -205,7 +258,7 @@ static void position_tics(struct plot *p, const struct mb_rt_axis *axis)
 }
 
 struct xy {
-    double x, y;
+    double x, y, lo, hi;
     size_t at; /* the point's place in the series: equal x keep their order */
 };
 
@@ -225,15 +278,21 @@ static void sort_series(struct series *s)
     size_t n = 0;
 
     for (size_t i = 0; i < s->n; i++)
-        v[i] = (struct xy){s->x[i], s->y[i], i};
+        v[i] = (struct xy){s->x[i], s->y[i], s->lo[i], s->hi[i], i};
     qsort(v, s->n, sizeof *v, by_x);
     for (size_t i = 0; i < s->n; i++) {
         if (s->keep_max && n > 0 && s->x[n - 1] == v[i].x) {
-            s->y[n - 1] = fmax(s->y[n - 1], v[i].y);
+            if (v[i].y > s->y[n - 1]) {
+                s->y[n - 1] = v[i].y;
+                s->lo[n - 1] = v[i].lo;
+                s->hi[n - 1] = v[i].hi;
+            }
             continue;
         }
         s->x[n] = v[i].x;
-        s->y[n++] = v[i].y;
+        s->y[n] = v[i].y;
+        s->lo[n] = v[i].lo;
+        s->hi[n++] = v[i].hi;
     }
     s->n = n;
     free(v);
@@ -252,11 +311,23 @@ static int write_data(const char *dir, struct plot *p, char *msg, size_t len)
     }
     fprintf(f, "# %s\n# x: %s%s%s, y: %s; one block per series\n", p->title, p->xlabel,
             p->xtics[0] ? ", positions " : "", p->xtics, p->ylabel);
+    if (p->has_zero)
+        fprintf(f, "# x = 0 is drawn at %.17g, the tic labelled 0\n", p->zero_at);
     for (size_t i = 0; i < p->n; i++) {
+        const struct series *s = &p->s[i];
         sort_series(&p->s[i]);
-        fprintf(f, "%s\n# %s\n", i ? "\n" : "", p->s[i].title);
-        for (size_t k = 0; k < p->s[i].n; k++)
-            fprintf(f, "%.17g %.17g\n", p->s[i].x[k], p->s[i].y[k]);
+        fprintf(f, "%s\n# %s%s\n", i ? "\n" : "", s->title,
+                s->bars
+                    ? "\n# x y y_ci95_low y_ci95_high (y: the median where the row has samples, "
+                      "with its 95 % interval; else y, y, y)"
+                    : "");
+        for (size_t k = 0; k < s->n; k++) {
+            fprintf(f, "%.17g %.17g", s->x[k], s->y[k]);
+            if (s->bars)
+                fprintf(f, " %.17g %.17g", isfinite(s->lo[k]) ? s->lo[k] : s->y[k],
+                        isfinite(s->hi[k]) ? s->hi[k] : s->y[k]);
+            fprintf(f, "\n");
+        }
         fprintf(f, "\n");
     }
     if (ferror(f) | fclose(f)) {
@@ -274,19 +345,95 @@ static void gp_quoted(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Series i's colour, distinct from every other series' of its plot: twelve well separated
+ * colours (Paul Tol's "muted" and "bright" schemes), then hues a golden angle apart at two
+ * brightnesses - gnuplot's own eight colours repeat from the ninth series on. */
+static void series_colour(size_t i, char out[8])
+{
+    static const char *const base[] = {"#0077bb", "#ee7733", "#009988", "#cc3311",
+                                       "#33bbee", "#ee3377", "#000000", "#aa4499",
+                                       "#999933", "#882255", "#44aa99", "#bbbbbb"};
+    const size_t nb = sizeof base / sizeof base[0];
+
+    if (i < nb) {
+        snprintf(out, 8, "%s", base[i]);
+    } else {
+        /* HSV to RGB with s = 0.8 and v = 0.85 or 0.55: a new hue each time (the golden
+         * angle never returns to a hue), so that no two colours are equal. */
+        const double h = fmod((double)(i - nb) * 0.6180339887498949 + 0.05, 1.0) * 6;
+        const double v = (i - nb) % 2 ? 0.55 : 0.85, c = v * 0.8,
+                     xx = c * (1 - fabs(fmod(h, 2) - 1));
+        const double m = v - c;
+        double r = 0, g = 0, b = 0;
+        switch ((int)h) {
+        case 0:
+            r = c, g = xx;
+            break;
+        case 1:
+            r = xx, g = c;
+            break;
+        case 2:
+            g = c, b = xx;
+            break;
+        case 3:
+            g = xx, b = c;
+            break;
+        case 4:
+            r = xx, b = c;
+            break;
+        default:
+            r = c, b = xx;
+            break;
+        }
+        snprintf(out, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255),
+                 (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
+    }
+}
+
+/* gnuplot's point types 1..15 in the cairo and SVG terminals (+, x, *, open and filled
+ * squares, circles, triangles up and down, diamonds, pentagons): a series' marker, so that
+ * series stay apart in grey print too; beyond 15 series the pair (colour, marker) still differs. */
+enum { MB_POINT_TYPES = 15 };
+
+/* The x tics of a size axis that shows 0 bytes: "0" at zero_at, then every power of ten up to
+ * the largest size in gnuplot's '%.0s%cB' style (1B, 10B, 100B, 1kB, ...), none below zero_at. */
+static void zero_tics(FILE *f, const struct plot *p)
+{
+    static const char prefix[] = " kMGTPE";
+
+    fprintf(f, "set xtics ('0' %.17g", p->zero_at);
+    for (double d = 1; d <= p->max_x * 2 && d < 1e21; d *= 10) {
+        int e = 0;
+        if (d <= p->zero_at)
+            continue;
+        for (double q = d; q >= 1000; q /= 1000)
+            e++;
+        fprintf(f, ", '%.0f%.*sB' %.17g", d / pow(1000, e), e ? 1 : 0, &prefix[e], d);
+    }
+    fprintf(f, ")\nset xrange [%.17g:%.17g]\n", p->zero_at / 2, (p->max_x > 0 ? p->max_x : 1) * 2);
+}
+
 /* Log-log, or a linear position axis with named tics (p->xtics); plain numbers on the
  * bandwidth/time axis ('%g', not gnuplot's six decimals); the key under the plot so that long
- * series names do not squeeze it. */
+ * series names do not squeeze it. Each series its own colour and marker; error bars where it
+ * carries intervals; 0 bytes at the tic labelled 0. */
 static void write_script(FILE *f, const struct plot *p)
 {
     static const char *const term[2][2] = {{"pngcairo size 960,720 noenhanced font ',10'", "png"},
                                            {"svg size 960,720 noenhanced dynamic", "svg"}};
+    char x[64];
 
     fprintf(f, "\n# %s\nreset\nset grid\nset key below left Left reverse\n", p->title);
     if (p->xtics[0])
         fprintf(f, "set logscale y\nset xtics %s\nset xrange [0.5:%d.5]\n", p->xtics, p->xlast);
     else
         fprintf(f, "set logscale xy\nset format x '%%.0s%%cB'\n");
+    if (!p->xtics[0] && p->has_zero) {
+        zero_tics(f, p);
+        snprintf(x, sizeof x, "($1 == 0 ? %.17g : $1)", p->zero_at);
+    } else {
+        snprintf(x, sizeof x, "1");
+    }
     fprintf(f, "set format y '%%g'\nset title ");
     gp_quoted(f, p->title);
     fprintf(f, "\nset xlabel ");
@@ -297,8 +444,12 @@ static void write_script(FILE *f, const struct plot *p)
     for (int t = 0; t < 2; t++) {
         fprintf(f, "set terminal %s\nset output '%s.%s'\nplot ", term[t][0], p->name, term[t][1]);
         for (size_t i = 0; i < p->n; i++) {
-            fprintf(f, "%s'%s.dat' index %zu using 1:2 with linespoints title ",
-                    i ? ", \\\n     " : "", p->name, i);
+            char colour[8];
+            series_colour(i, colour);
+            fprintf(f, "%s'%s.dat' index %zu using %s:2%s with %s lc rgb '%s' pt %d title ",
+                    i ? ", \\\n     " : "", p->name, i, x, p->s[i].bars ? ":3:4" : "",
+                    p->s[i].bars ? "yerrorlines" : "linespoints", colour,
+                    1 + (int)(i % MB_POINT_TYPES));
             gp_quoted(f, p->s[i].title);
         }
         fprintf(f, "\nset output\n");
@@ -375,17 +526,27 @@ void mb_plot_files(void (*each)(const char *file, void *arg), void *arg)
 int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
                    char *msg, size_t len)
 {
+    return mb_plots_write_runs(r, 1, NULL, dir, list, msg, len);
+}
+
+int mb_plots_write_runs(const struct mb_records *runs, size_t nruns, const char *const *labels,
+                        const char *dir, struct mb_plot_list *list, char *msg, size_t len)
+{
     const size_t n = mb_rt_page_count;
     struct plot *p = mb_rs_alloc(NULL, n, sizeof *p);
-    const struct mb_record_type **type_of = mb_rs_alloc(NULL, r->n + 1, sizeof *type_of);
+    const struct mb_record_type ***type_of = mb_rs_alloc(NULL, nruns, sizeof *type_of);
     char path[4096];
     FILE *gp;
     int status = 0;
 
     list->n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        type_of[i] = mb_rt_of(r->rec[i]);
-    /* Each page from the record types that draw into it, in the table's order. */
+    for (size_t k = 0; k < nruns; k++) {
+        type_of[k] = mb_rs_alloc(NULL, runs[k].n + 1, sizeof *type_of[k]);
+        for (size_t i = 0; i < runs[k].n; i++)
+            type_of[k][i] = mb_rt_of(runs[k].rec[i]);
+    }
+    /* Each page from the record types that draw into it, in the table's order; run after run,
+     * so that a page's series are those of the first run, then of the second. */
     for (size_t i = 0; i < n; i++) {
         const struct mb_rt_page *pg = &mb_rt_pages[i];
         memset(&p[i], 0, sizeof p[i]);
@@ -393,13 +554,17 @@ int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_l
         p[i].title = pg->title;
         p[i].xlabel = pg->xlabel;
         p[i].ylabel = pg->ylabel;
-        for (size_t t = 0; t < mb_record_type_count; t++)
-            for (int k = 0; k < MB_RT_PLOTS && mb_record_types[t].plots[k].page; k++)
-                if (strcmp(mb_record_types[t].plots[k].page, pg->name) == 0)
-                    draw(r, type_of, &mb_record_types[t], &mb_record_types[t].plots[k], pg->axis,
-                         &p[i]);
+        for (size_t k = 0; k < nruns; k++)
+            for (size_t t = 0; t < mb_record_type_count; t++)
+                for (int d = 0; d < MB_RT_PLOTS && mb_record_types[t].plots[d].page; d++)
+                    if (strcmp(mb_record_types[t].plots[d].page, pg->name) == 0)
+                        draw(&runs[k], nruns > 1 && labels ? labels[k] : NULL, type_of[k],
+                             &mb_record_types[t], &mb_record_types[t].plots[d], pg->axis, &p[i]);
         if (pg->axis)
             position_tics(&p[i], pg->axis);
+        /* 0 bytes two octaves below the smallest positive size (a quarter of it), or at 1/4
+         * when nothing else was measured. */
+        p[i].zero_at = p[i].min_pos > 0 ? p[i].min_pos / 4 : 0.25;
     }
 
     snprintf(path, sizeof path, "%s/plots.gp", dir);
@@ -425,6 +590,8 @@ int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_l
     for (size_t i = 0; i < n; i++)
         free_plot(&p[i]);
     free(p);
+    for (size_t k = 0; k < nruns; k++)
+        free(type_of[k]);
     free(type_of);
     if (status == 0 && list->n > 0)
         status = run_gnuplot(dir, msg, len);

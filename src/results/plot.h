@@ -26,6 +26,14 @@ struct mb_plot_list {
 int mb_plots_write(const struct mb_records *r, const char *dir, struct mb_plot_list *list,
                    char *msg, size_t len);
 
+/* The same for several runs drawn over each other (mpibench plot A B, compare --html): with
+ * nruns > 1 every series is named by its run first ("LABEL: IMB-MPI1 PingPong, 2 procs").
+ * Every series of a plot has its own colour and marker; a point whose record carries the 95 %
+ * interval of its y field (F_ci95_low, F_ci95_high) has it as an error bar; 0 bytes are
+ * drawn at a tic labelled 0 (docs/adr/plots-of-several-runs.md). */
+int mb_plots_write_runs(const struct mb_records *runs, size_t nruns, const char *const *labels,
+                        const char *dir, struct mb_plot_list *list, char *msg, size_t len);
+
 /* The names of every file a plot directory may hold from mpibench (plots.gp, gnuplot.log,
  * index.html, NAME.dat/.png/.svg of every plot), for `mpibench plot --force`, which replaces
  * these and nothing else: each(file, arg) once per name. */

@@ -192,8 +192,6 @@ const struct mb_record_type mb_record_types[] = {
      .figures = {{.field = "t_avg_usec",
                   .unit = "usec",
                   .better = MB_RT_LOWER,
-                  .lo = "t_min_usec",
-                  .hi = "t_max_usec",
                   .when = {IS("status", "ok")}}},
      .plots =
          {/* PingPong and IMB-EXT's Unidir (guide 3.3.2, 4.2.3): time and bandwidth per size. */
@@ -293,9 +291,7 @@ const struct mb_record_type mb_record_types[] = {
                   .field = "avg_sec",
                   .unit = "usec",
                   .better = MB_RT_LOWER,
-                  .scale = 1e6,
-                  .lo = "min_sec",
-                  .hi = "max_sec"}}},
+                  .scale = 1e6}}},
     {.type = "presta_nodes", .written_by = "Presta com, laten, rma (--node-map)"},
     {.type = "presta_footer",
      .written_by = "Presta com, laten, rma",

@@ -65,17 +65,19 @@ enum mb_rt_better { MB_RT_LOWER = 1, MB_RT_HIGHER };
 
 /* One comparable number of a record. Its measurement is called name, then the record type's
  * name and at parts ("b_eff at L_max" ", 4 procs"); two runs are compared measurement by
- * measurement. The spread the run itself saw around the value is either two fields (lo, hi)
- * or an array of samples of the field per, scaled to the figure as figure / per (Presta: the
- * samples are seconds per measurement, the figure usec per operation). */
+ * measurement. Its spread over samples is read from the fields named after field (F_median,
+ * F_ci95_low, F_ci95_high, F_samples: --samples K), or from a record type's own array of
+ * samples of the field per, scaled to the figure as figure / per (Presta: the samples are
+ * seconds per measurement, the figure usec per operation). The spread over processes (t_min,
+ * t_max) is no spread of the figure between runs and is not read
+ * (docs/adr/compare-significance.md). */
 struct mb_rt_figure {
     const char *name;
     const char *field, *field_else; /* field_else: used when field is not a number */
     const char *unit;               /* as compare prints it */
     enum mb_rt_better better;
     double scale;              /* field's unit to unit (seconds to usec: 1e6); 0: 1 */
-    const char *lo, *hi;       /* fields of the spread, or NULL */
-    const char *samples, *per; /* or an array of samples of field per */
+    const char *samples, *per; /* an array of samples of field per, or NULL */
     struct mb_rt_cond when[MB_RT_CONDS];
 };
 

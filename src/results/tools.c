@@ -6,6 +6,7 @@
 #include "core/report_text.h"
 #include "core/sink.h"
 #include "core/suite.h"
+#include "core/userfile.h"
 #include "results/compare.h"
 #include "results/headline.h"
 #include "results/html.h"
@@ -72,11 +73,94 @@ static int load(struct mb_records *r, const char *tool, const char *verb, int n,
     return 0;
 }
 
+/* The runs of plot and compare --html: one record set per file, named by the file as given
+ * (a second file of the same name: "NAME (2)"), so that two runs are two sets of series. */
+struct runs {
+    struct mb_records *r;
+    char **label;
+    size_t n;
+};
+
+static int load_runs(struct runs *runs, const char *tool, const char *verb, int n, char **paths)
+{
+    runs->r = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->r);
+    runs->label = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->label);
+    memset(runs->r, 0, (size_t)n * sizeof *runs->r);
+    runs->n = 0;
+    for (int i = 0; i < n; i++) {
+        const int status = load(&runs->r[i], tool, verb, 1, paths + i);
+        size_t same = 1;
+        runs->n++;
+        runs->label[i] = NULL;
+        if (status != 0)
+            return status;
+        for (int j = 0; j < i; j++)
+            same += strcmp(paths[i], paths[j]) == 0;
+        runs->label[i] = mb_rs_alloc(NULL, strlen(paths[i]) + 24, 1);
+        if (same > 1)
+            sprintf(runs->label[i], "%s (%zu)", paths[i], same);
+        else
+            sprintf(runs->label[i], "%s", paths[i]);
+    }
+    return 0;
+}
+
+static void free_runs(struct runs *runs)
+{
+    for (size_t i = 0; i < runs->n; i++) {
+        mb_records_free(&runs->r[i]);
+        free(runs->label[i]);
+    }
+    free(runs->r);
+    free(runs->label);
+}
+
+/* The plots and index.html of the runs into dir (created or checked before): 0; 1 when the
+ * images were not drawn (no gnuplot: the scripts are there, a message says so); -1 when a
+ * file could not be written (a message says which). */
+static int write_plots(const char *tool, const struct runs *runs, const char *dir,
+                       const char *extra)
+{
+    struct mb_plot_list list;
+    char msg[1200], *page;
+    int status;
+    const int drawn = mb_plots_write_runs(runs->r, runs->n, (const char *const *)runs->label, dir,
+                                          &list, msg, sizeof msg);
+
+    if (drawn < 0) {
+        mb_eprintf("mpibench %s: run-time error: %s", tool, msg);
+        return -1;
+    }
+    if (drawn > 0)
+        mb_eprintf("mpibench %s: %s", tool, msg);
+    page = mb_rs_alloc(NULL, strlen(dir) + sizeof "/index.html", 1);
+    sprintf(page, "%s/index.html", dir);
+    if (mb_html_write_runs(page, runs->r, runs->n, (const char *const *)runs->label, &list, extra,
+                           msg, sizeof msg) != 0) {
+        mb_eprintf("mpibench %s: run-time error: %s", tool, msg);
+        status = -1;
+    } else {
+        if (strcmp(tool, "plot") == 0)
+            mb_fprintf_escaped(stdout, "%zu plot%s in '%s'%s; open '%s'\n", list.n,
+                               list.n == 1 ? "" : "s", dir, drawn > 0 ? " (scripts only)" : "",
+                               page);
+        else
+            mb_eprintf("mpibench %s: %zu plot%s in '%s'%s; open '%s'", tool, list.n,
+                       list.n == 1 ? "" : "s", dir, drawn > 0 ? " (scripts only)" : "", page);
+        status = drawn > 0 ? 1 : 0;
+    }
+    free(page);
+    return status;
+}
+
 static const char plot_help[] =
     "Usage: mpibench plot [-o DIR] [--force] RESULTS.jsonl ...\n"
     "Draws the plots of any mpibench JSON Lines results (the main job's results.jsonl, or\n"
-    "--json files of any suite, several files together) with gnuplot, as PNG and SVG, plus\n"
-    "index.html with the headline numbers and the plots. No mpirun needed.\n\n"
+    "--json files of any suite) with gnuplot, as PNG and SVG, plus index.html with the\n"
+    "headline numbers and the plots. No mpirun needed. Several files are several runs drawn\n"
+    "over each other: one series per file and benchmark, named by the file in the legend, each\n"
+    "series its own colour and marker. 0-byte points sit at the size axis's tic '0'; rows\n"
+    "measured as samples (--samples K) show the 95 % interval of the median as error bars.\n\n"
     "  -o, --output DIR   a new directory for the plots (default: mpibench-plots); an\n"
     "                     existing one is refused unless --force\n"
     "  -f, --force        DIR may exist: the files an earlier plot wrote there (index.html,\n"
@@ -91,11 +175,8 @@ static int plot_main(int argc, char **argv)
                                           {"help", no_argument, NULL, 'h'},
                                           {0, 0, 0, 0}};
     const char *dir = "mpibench-plots";
-    struct mb_records r = {0};
-    struct mb_headline_set h;
-    struct mb_plot_list list;
+    struct runs runs = {0};
     struct mb_error err = {0};
-    char msg[1200], *page;
     int c, status, force = 0;
 
     opterr = 0;
@@ -121,68 +202,124 @@ static int plot_main(int argc, char **argv)
      * input leaves nothing behind). */
     if (mb_plot_dir_check(dir, force, &err) != 0)
         return usage_error("plot", "%s", err.msg);
-    status = load(&r, "plot", "plot", argc - optind, argv + optind);
+    status = load_runs(&runs, "plot", "plot", argc - optind, argv + optind);
     if (status == 0 && mb_plot_dir_prepare(dir, force, &err) != 0)
         status = usage_error("plot", "%s", err.msg);
-    if (status == 0) {
-        const int drawn = mb_plots_write(&r, dir, &list, msg, sizeof msg);
-        if (drawn < 0) {
-            mb_eprintf("mpibench plot: run-time error: %s", msg);
-            status = MB_EXIT_RUNTIME;
-        } else {
-            if (drawn > 0)
-                mb_eprintf("mpibench plot: %s", msg);
-            mb_headlines(&r, &h);
-            page = mb_rs_alloc(NULL, strlen(dir) + sizeof "/index.html", 1);
-            sprintf(page, "%s/index.html", dir);
-            if (mb_html_write(page, "", &r, &h, &list, NULL, msg, sizeof msg) != 0) {
-                mb_eprintf("mpibench plot: run-time error: %s", msg);
-                status = MB_EXIT_RUNTIME;
-            } else {
-                mb_fprintf_escaped(stdout, "%zu plot%s in '%s'%s; open '%s'\n", list.n,
-                                   list.n == 1 ? "" : "s", dir, drawn > 0 ? " (scripts only)" : "",
-                                   page);
-                status = drawn > 0 ? MB_EXIT_RUNTIME : 0;
-            }
-            free(page);
-        }
-    }
-    mb_records_free(&r);
+    if (status == 0)
+        status = write_plots("plot", &runs, dir, NULL) != 0 ? MB_EXIT_RUNTIME : 0;
+    free_runs(&runs);
     return check_stdout("plot", status);
 }
 
+/* The defaults are printed from the macros (compare.h), so --help never disagrees. */
 static const char compare_help[] =
-    "Usage: mpibench compare [--threshold PCT] BASE.jsonl NEW.jsonl\n"
+    "Usage: mpibench compare [OPTIONS] BASE.jsonl NEW.jsonl\n"
     "Compares the measurements two runs have in common (same suite, benchmark, mode, process\n"
-    "count and size; provenance is ignored): one line per measurement with the ratio new/base\n"
-    "of times (base/new of bandwidths), worst first. A change worse than PCT percent whose\n"
-    "range (min..max of the run's own samples or processes) lies wholly beyond the base run's\n"
-    "is marked REGRESSED. Exit status 0: nothing regressed; 1: something did; 2: bad input,\n"
-    "or the files have nothing in common.\n\n"
-    "  -t, --threshold PCT   the change that counts, in percent (default 10)\n"
+    "count and size; provenance is ignored). A change counts when it is significant - a\n"
+    "Mann-Whitney U test (two-sided, alpha 0.05) where both rows carry their samples\n"
+    "(--samples K --raw-samples), else disjoint 95 %% intervals of the median (--samples K),\n"
+    "else, for rows of one sample, a ratio beyond the noise band - and worse (REGRESSED) or\n"
+    "better (improved) than the threshold. The ratio is new/base of times and base/new of\n"
+    "bandwidths (> 1: worse), of the medians where both rows have them, with its interval.\n"
+    "Prints the rows that changed, worst first, the rows found in one file only, and a\n"
+    "summary line. Exit status 0: nothing regressed; 1: something did; 2: bad input, or the\n"
+    "files have nothing in common.\n\n"
+    "  -t, --threshold PCT   the smallest change that counts, in percent (default %g)\n"
+    "  -n, --noise PCT       rows of one sample: the run-to-run noise band, in percent\n"
+    "                        (default %g)\n"
+    "  -a, --all             print every row, also the unchanged ones\n"
+    "  -j, --json FILE       also write the comparison as JSON Lines to FILE (- : standard\n"
+    "                        output, instead of the table)\n"
+    "      --html DIR        a new directory with index.html: the comparison and both runs'\n"
+    "                        plots over each other, intervals as error bars (as plot -o)\n"
+    "  -f, --force           DIR may exist (as plot --force)\n"
     "  -h, --help            print this help and exit\n";
+
+static int percent(const char *opt, const char *text, double *out)
+{
+    const char *why;
+    if (mb_parse_double(text, 0, 1e6, out, &why) != 0)
+        return usage_error("compare", "invalid value '%s' for %s: %s (percent, 0 ... 1000000)",
+                           text, opt, why);
+    return 0;
+}
+
+/* The --json file: a regular file that is neither input (core/userfile.h), opened only once
+ * both inputs were read and compared. */
+static FILE *json_out(const char *path, char **inputs, struct mb_files *files)
+{
+    struct mb_error err = {0};
+    FILE *f;
+
+    if (strcmp(path, "-") == 0)
+        return stdout;
+    for (int i = 0; i < 2; i++) {
+        f = mb_userfile_read_max(files, inputs[i],
+                                 i ? "the new results file"
+                                   : "the base "
+                                     "results file",
+                                 MB_RECORDS_MAX_BYTES, "a results file", &err);
+        if (f)
+            fclose(f);
+    }
+    err.kind = MB_ERR_NONE;
+    f = mb_userfile_write(files, path, "--json file ", "the --json file", &err);
+    if (f && mb_userfile_truncate(f, path, "--json file ", &err) != 0) {
+        fclose(f);
+        f = NULL;
+    }
+    if (!f)
+        usage_error("compare", "%s", err.msg);
+    return f;
+}
+
+static int compare_usage(void)
+{
+    char text[sizeof compare_help + 64];
+    snprintf(text, sizeof text, compare_help, MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_NOISE_PCT);
+    return help("compare", text);
+}
 
 static int compare_main(int argc, char **argv)
 {
+    enum { OPT_HTML = 1000 };
     static const struct option longs[] = {{"threshold", required_argument, NULL, 't'},
+                                          {"noise", required_argument, NULL, 'n'},
+                                          {"all", no_argument, NULL, 'a'},
+                                          {"json", required_argument, NULL, 'j'},
+                                          {"html", required_argument, NULL, OPT_HTML},
+                                          {"force", no_argument, NULL, 'f'},
                                           {"help", no_argument, NULL, 'h'},
                                           {0, 0, 0, 0}};
-    struct mb_records b = {0}, n = {0};
-    double thr = 10;
+    struct mb_compare_opts opts = {MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_NOISE_PCT, 0};
+    struct runs runs = {0};
+    struct mb_files files = {0};
+    struct mb_comparison *cmp = NULL;
+    struct mb_error err = {0};
+    const char *json = NULL, *html = NULL;
+    FILE *jf = NULL;
     char msg[1200];
-    const char *why;
-    int c, status;
+    int c, status, force = 0;
 
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":t:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":t:n:aj:fh", longs, NULL)) != -1) {
         if (c == 't') {
-            if (mb_parse_double(optarg, 0, 1e6, &thr, &why) != 0)
-                return usage_error(
-                    "compare", "invalid value '%s' for --threshold: %s (percent, 0 ... 1000000)",
-                    optarg, why);
+            if (percent("--threshold", optarg, &opts.threshold_pct) != 0)
+                return MB_EXIT_USAGE;
+        } else if (c == 'n') {
+            if (percent("--noise", optarg, &opts.noise_pct) != 0)
+                return MB_EXIT_USAGE;
+        } else if (c == 'a') {
+            opts.all = 1;
+        } else if (c == 'j') {
+            json = optarg;
+        } else if (c == OPT_HTML) {
+            html = optarg;
+        } else if (c == 'f') {
+            force = 1;
         } else if (c == 'h') {
-            return help("compare", compare_help);
+            return compare_usage();
         } else if (c == ':') {
             return usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
         } else {
@@ -195,16 +332,56 @@ static int compare_main(int argc, char **argv)
                            "expected 2 results files (BASE NEW), got %d; try "
                            "'mpibench compare --help'",
                            argc - optind);
-    status = load(&b, "compare", "compare", 1, argv + optind);
-    if (status == 0)
-        status = load(&n, "compare", "compare", 1, argv + optind + 1);
+    if (json && !*json)
+        return usage_error("compare", "invalid value '' for --json: a file name or - is needed");
+    if (html && !*html)
+        return usage_error("compare", "invalid value '' for --html: a directory name is needed");
+    if (force && !html)
+        return usage_error("compare", "--force needs --html DIR (it lets DIR exist)");
+    if (html && mb_plot_dir_check(html, force, &err) != 0)
+        return usage_error("compare", "%s", err.msg);
+    status = load_runs(&runs, "compare", "compare", 2, argv + optind);
     if (status == 0) {
-        status = mb_compare(&b, &n, thr, stdout, msg, sizeof msg);
-        if (status == MB_EXIT_USAGE)
-            usage_error("compare", "%s", msg);
+        cmp = mb_compare_build(&runs.r[0], &runs.r[1], &opts, msg, sizeof msg);
+        if (!cmp)
+            status = usage_error("compare", "%s", msg);
     }
-    mb_records_free(&b);
-    mb_records_free(&n);
+    if (status == 0 && json) {
+        jf = json_out(json, argv + optind, &files);
+        if (!jf)
+            status = MB_EXIT_USAGE;
+    }
+    if (status == 0 && html && mb_plot_dir_prepare(html, force, &err) != 0)
+        status = usage_error("compare", "%s", err.msg);
+    if (status != 0) {
+        if (jf && jf != stdout)
+            mb_files_remove_created(&files);
+    } else {
+        if (jf != stdout)
+            mb_compare_text(cmp, stdout);
+        if (jf) {
+            mb_compare_json(cmp, jf);
+            if (jf != stdout && mb_sink_check(jf, "the --json file", msg, sizeof msg) != 0) {
+                mb_eprintf("mpibench compare: run-time error: %s", msg);
+                status = MB_EXIT_RUNTIME;
+            }
+        }
+        if (status == 0 && html) {
+            char *extra = mb_compare_html(cmp);
+            /* Plots that could not be drawn (no gnuplot) are said on stderr; the status
+             * stays the comparison's, whose meaning (1: regressed) a script relies on. */
+            if (write_plots("compare", &runs, html, extra) < 0)
+                status = MB_EXIT_RUNTIME;
+            free(extra);
+        }
+        if (status == 0)
+            status = mb_compare_status(cmp);
+    }
+    if (jf && jf != stdout)
+        fclose(jf);
+    mb_files_free(&files);
+    mb_compare_free(cmp);
+    free_runs(&runs);
     return check_stdout("compare", status);
 }
 

@@ -269,7 +269,7 @@ def case_escape(t):
     evil = "Evil\x1b]0;pwned\x07\x1b[31m"
     write_jsonl(os.path.join(t.cwd, "a.jsonl"), [result_row(evil, 2, 8, 1.0)])
     write_jsonl(os.path.join(t.cwd, "b\x1b[2Jb.jsonl"), [result_row(evil, 2, 8, 2.0)])
-    p = t.run("compare", "a.jsonl", "b\x1b[2Jb.jsonl")
+    p = t.run("compare", "--noise", "50", "a.jsonl", "b\x1b[2Jb.jsonl")
     check(p.returncode == 1, f"{p.cmd}: status {p.returncode}\n{p.err}")
     check(b"\x1b" not in p.stdout and b"\x07" not in p.stdout,
           f"{p.cmd}: raw control characters on stdout: {p.stdout[:400]!r}")
@@ -355,7 +355,7 @@ def case_speed_compare(t):
     p = t.run("compare", "base.jsonl", "new.jsonl", limit=SPEED_WALL)
     check(p.returncode == 0, f"{p.cmd}: status {p.returncode}\n{p.err[:500]}")
     check(p.cpu < SPEED_CPU, f"{p.cmd}: {p.cpu:.1f} s of CPU, more than {SPEED_CPU:.0f}")
-    m = re.search(r"^# ([0-9]+) measurements in both", p.out, re.M)
+    m = re.search(r"^# ([0-9]+) compared: ", p.out, re.M)
     check(m and int(m.group(1)) > 0.9 * n, f"{p.cmd}: not the measurements of both: {p.out[:300]}")
     return (f"2 x {n} rows, {size >> 20} MiB each: compare in {p.cpu:.1f} s of CPU (limit "
             f"{SPEED_CPU:.0f}), {p.elapsed:.1f} s")

@@ -353,33 +353,35 @@ def check_tools(opts, cwd, a, b):
     """compare and plot on the results a and b (b may be a itself)."""
     # Two real runs: timings on a shared 2-core machine can differ by 1000x, so the verdicts
     # are checked for consistency, not expected to be "no change": the exit status is 1 exactly
-    # when a row says REGRESSED, and only rows worse than the threshold say it.
-    c = tool(opts, cwd, "compare", "--threshold", "50", a, b)
+    # when a row is regressed, and only rows worse than the threshold are.
+    def rows_of(c):
+        recs = [json.loads(l) for l in c.stdout.splitlines()]
+        check(recs and recs[-1]["type"] == "compare_summary", f"compare --json -: {c.stdout[-300:]}")
+        return recs[:-1], recs[-1]
+
+    c = tool(opts, cwd, "compare", "--threshold", "50", "--json", "-", a, b)
     check(c.returncode in (0, 1), f"compare of two runs: status {c.returncode}\n{c.stderr}")
-    m = re.search(r"^# (\d+) measurements in both", c.stdout, re.M)
-    check(m and int(m.group(1)) > 50, f"compare of two runs: {c.stdout[:500]}")
-    rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
-    check(len(rows) == int(m.group(1)), "compare: not one row per measurement")
-    ratios = [float(r.split()[0]) for r in rows]
+    rows, s = rows_of(c)
+    check(s["compared"] > 50, f"compare of two runs: {s}")
+    ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
     check(ratios == sorted(ratios, reverse=True), "compare: rows not worst first")
-    regressed = [r for r in rows if "REGRESSED" in r]
-    check((c.returncode == 1) == bool(regressed) and
-          all(float(r.split()[0]) > 1.5 for r in regressed),
-          f"compare of two runs: status {c.returncode}, REGRESSED rows {regressed[:3]}")
-    # A run against itself: every ratio 1, nothing regressed, status 0.
-    c = tool(opts, cwd, "compare", a, a)
-    rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
-    check(c.returncode == 0 and len(rows) == int(m.group(1)) and
-          all(r.split()[0] == "1.000" and "REGRESSED" not in r for r in rows),
+    regressed = [r for r in rows if r["verdict"] == "regressed"]
+    check((c.returncode == 1) == bool(regressed) and all(r["ratio"] > 1.5 for r in regressed),
+          f"compare of two runs: status {c.returncode}, regressed rows {regressed[:3]}")
+    # A run against itself: every ratio 1, nothing regressed, status 0, no row shown.
+    c = tool(opts, cwd, "compare", "--json", "-", a, a)
+    rows, s2 = rows_of(c)
+    check(c.returncode == 0 and s2["compared"] == len(rows) >= s["compared"] and
+          all(r["ratio"] == 1 and r["verdict"] == "unchanged" for r in rows),
           f"compare of a run with itself: status {c.returncode}\n{c.stdout[:800]}")
+    c = tool(opts, cwd, "compare", a, a)
+    check(c.returncode == 0 and [l for l in c.stdout.splitlines() if not l.startswith("#")][1:]
+          == [], f"compare of a run with itself shows rows: {c.stdout[:800]}")
 
     # Presta rows show what the program prints: laten's latency and com's op time per
     # operation, not the time of a whole measurement (laten.txt: 1.658 us, not 331.6).
-    shown = {}
-    for r in rows:
-        f = r.split()
-        if len(f) >= 5 and f[4] in ("laten", "com"):
-            shown[" ".join(f[4:])] = float(f[1])
+    shown = {r["measurement"]: r["base"]["value"] for r in rows
+             if r["measurement"].startswith(("laten ", "com "))}
     want = {}
     for line in open(os.path.join(cwd, a)):
         r = json.loads(line)
@@ -392,7 +394,8 @@ def check_tools(opts, cwd, a, b):
     check(want and not wrong,
           f"compare: Presta rows are not the printed time per operation: {wrong[:3]}")
 
-    # A doctored copy: one PingPong latency doubled -> exit 1, that row first.
+    # A doctored copy: one PingPong latency doubled -> exit 1, that row first, the only one
+    # shown (single-sample rows: the noise band decides; 2x is beyond --noise 50).
     doctored, done = [], None
     for line in open(os.path.join(cwd, a)):
         r = json.loads(line)
@@ -406,11 +409,10 @@ def check_tools(opts, cwd, a, b):
     check(done, "no PingPong 1024-byte row to doctor")
     with open(os.path.join(cwd, "doctored.jsonl"), "w") as f:
         f.writelines(doctored)
-    c = tool(opts, cwd, "compare", a, "doctored.jsonl")
+    c = tool(opts, cwd, "compare", "--noise", "50", a, "doctored.jsonl")
     rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
-    check(c.returncode == 1 and rows and "REGRESSED" in rows[0] and
-          "IMB-MPI1 PingPong, 2 procs, 1024 bytes" in rows[0] and rows[0].split()[0] == "2.000"
-          and sum("REGRESSED" in r for r in rows) == 1,
+    check(c.returncode == 1 and len(rows) == 1 and "REGRESSED" in rows[0] and
+          "IMB-MPI1 PingPong, 2 procs, 1024 bytes" in rows[0] and rows[0].split()[0] == "2.000",
           f"compare with the doctored copy: status {c.returncode}\n{c.stdout[:1500]}")
     # Nothing in common; not JSON Lines.
     c = tool(opts, cwd, "compare", "mpibench-results/laten.jsonl", "mpibench-results/b_eff.jsonl")

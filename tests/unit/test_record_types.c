@@ -54,7 +54,7 @@ static void check_row(const struct mb_record_type *t, int *drawn)
     check_parts(ty, t->at);
     for (int f = 0; f < MB_RT_FIGURES && t->figures[f].field; f++) {
         const struct mb_rt_figure *g = &t->figures[f];
-        const char *const more[] = {g->field_else, g->lo, g->hi, g->samples, g->per};
+        const char *const more[] = {g->field_else, g->samples, g->per};
         EXPECT(has(ty, g->field));
         EXPECT(g->unit && (g->better == MB_RT_LOWER || g->better == MB_RT_HIGHER));
         EXPECT(!t->provenance);

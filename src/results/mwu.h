@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The Mann-Whitney U test (Wilcoxon rank-sum test) of two sets of samples, as mpibench compare
+ * uses it where both runs carry a measurement's samples (docs/adr/compare-significance.md): the
+ * test Google Benchmark's tools/gbench/report.py runs per benchmark, and the nonparametric test
+ * Hoefler and Belli ("Scientific benchmarking of parallel computing systems", SC'15, rule 8)
+ * recommend for timings, which are rarely normal. */
+#ifndef MB_MWU_H
+#define MB_MWU_H
+
+#include <stddef.h>
+
+/* Sample sizes up to which the exact distribution of U is used when there are no ties:
+ * C(50, 25) ~ 1.3e14 arrangements is still counted exactly in a double (< 2^53). */
+enum { MB_MWU_EXACT_MAX = 50 };
+
+struct mb_mwu {
+    double u;  /* U of the first sample: pairs (x, y) with x > y, ties counting 1/2 */
+    double p;  /* two-sided p-value */
+    int exact; /* 1: exact distribution of U; 0: normal approximation */
+};
+
+/* The two-sided test of x[0..nx) against y[0..ny) (both >= 1 value; NaN values must not be
+ * given). Exact when there are no ties and nx + ny <= MB_MWU_EXACT_MAX (p = 2 P(U <= min(U,
+ * nx ny - U)), capped at 1); otherwise the normal approximation with the tie correction of the
+ * variance and a continuity correction of 1/2. All values equal: p = 1. */
+struct mb_mwu mb_mwu_test(const double *x, size_t nx, const double *y, size_t ny);
+
+#endif
