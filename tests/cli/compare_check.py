@@ -120,7 +120,8 @@ def case_status(e):
     with open(os.path.join(e.cwd, "text.jsonl"), "w") as f:
         f.write("IMB-MPI1 PingPong\n")
     with open(os.path.join(e.cwd, "other.jsonl"), "w") as f:
-        f.write(json.dumps({"type": "result", "suite": "IMB-MPI1", "benchmark": "Barrier",
+        f.write(json.dumps({"type": "result", "schema_version": 2, "run_id": "other",
+                            "suite": "IMB-MPI1", "benchmark": "Barrier",
                             "processes": 7, "status": "ok", "t_avg_usec": 1.0}) + "\n")
     for args, msg in ((["plain_base.jsonl", "text.jsonl"], "'text.jsonl' line 1: not JSON"),
                       (["plain_base.jsonl", "other.jsonl"], "no measurement of"),
