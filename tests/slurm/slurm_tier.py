@@ -451,7 +451,9 @@ def check_batch(c, opts, schema):
     if opts.mpi == "openmpi":
         with open(os.path.join(out_dir, "summary.txt")) as f:
             text = f.read()
-        phases = re.findall(r"^# (\d+)/(\d+) .*?  +(\S+(?: \S+)?) +[-0-9.]+$", text, re.M)
+        # "# i/7 title   status   seconds   estimate" (the estimate column since the plan's
+        # estimates; docs/output.md).
+        phases = re.findall(r"^# (\d+)/(\d+) .*?  +(\S+(?: \S+)?) +[-0-9.]+ +\d+$", text, re.M)
         check(len(phases) == 7 and all(p[2] == "ok" for p in phases),
               f"summary.txt: phases {phases}, expected 7 ok")
         recs = load_jsonl(os.path.join(out_dir, "results.jsonl"), schema)
