@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/samples.h"
 #include "core/timing.h"
 #include "mb_version.h"
 
@@ -327,7 +328,7 @@ double mb_presta_pick(const double *samples, long n)
     return best;
 }
 
-static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r, int raw)
 {
     struct mb_jobj o;
 
@@ -342,12 +343,14 @@ static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
     if (r->epochs > 0)
         mb_jobj_int(&o, "epochs", r->epochs);
     mb_jobj_num(&o, "time_sec", r->time);
-    if (strcmp(ctx->suite->legacy, "laten") == 0) {
-        mb_jobj_num(&o, "latency_us", r->op_us);
-    } else {
+    if (strcmp(ctx->suite->legacy, "laten") != 0)
         mb_jobj_num(&o, "bandwidth_mbs", r->bandwidth);
-        mb_jobj_num(&o, "op_time_us", r->op_us);
-    }
+    /* The figure of each sample is the sample's time per measurement scaled as the printed
+     * figure is from the fastest one (usec per operation). */
+    mb_jobj_figure(&o, strcmp(ctx->suite->legacy, "laten") == 0 ? "latency_us" : "op_time_us",
+                   r->op_us, r->samples, (size_t)r->nsamples, 1,
+                   r->time > 0 ? r->op_us / r->time : 0.0, raw);
+    mb_jobj_sample_count(&o, (size_t)r->nsamples);
     mb_jarray_nums(&o, "samples_sec", r->samples, (size_t)r->nsamples, 1, 1.0);
     if (r->defects >= 0)
         mb_jobj_int(&o, "defects", r->defects);
@@ -365,7 +368,7 @@ void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r
 {
     defect_line(job->ctx, r);
     mb_flush(&job->ctx->out);
-    json_row(job->ctx, r);
+    json_row(job->ctx, r, job->cfg->common.raw_samples);
     job->rows++;
     if (r->defects > 0)
         job->defects += r->defects;
