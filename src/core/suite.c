@@ -60,7 +60,12 @@ long mb_config_samples(const struct mb_config *cfg)
 static void show_samples(const struct mb_config *cfg, char *buf, size_t len)
 {
     const long k = mb_config_samples(cfg);
+    const char *note = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->samples_note : NULL;
 
+    if (note) {
+        snprintf(buf, len, "%s", note);
+        return;
+    }
     if (k == 1)
         snprintf(buf, len, "1 (one timed loop per row%s)",
                  cfg->common.samples > 0 ? "" : ", as the original");

@@ -62,6 +62,9 @@ struct mb_suite {
     int thread_level;
     /* Samples per row without --samples (docs/adr/samples.md); 0 = 1, as the originals. */
     long samples;
+    /* What the suite's samples are where they are its own (b_eff's repetitions), for the
+     * effective settings of --samples; NULL: timed loops. */
+    const char *samples_note;
     const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
     const char *operands; /* --help's synopsis of the positional arguments, with positional */

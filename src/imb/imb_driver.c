@@ -694,7 +694,11 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     r->a.rregion = rbytes;
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
+    /* No row has more samples than repetitions: the most of the block's lengths bounds what
+     * each process keeps and rank 0 gathers. */
     r->k = mb_config_samples(cfg);
+    if (r->k > r->a.max_reps)
+        r->k = r->a.max_reps;
     r->kept = mb_xcalloc((size_t)r->k, sizeof *r->kept);
     if (ctx->rank == 0) {
         r->gathered =

@@ -216,6 +216,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
 }
 
 const struct mb_suite mb_suite_presta_allred = {
+    .samples_note = "the [total samples] argument",
     .name = "presta-allred",
     .settings = &mb_presta_plain_settings,
     .legacy = "allred",
