@@ -119,6 +119,31 @@ void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra)
     free(rule);
 }
 
+static int spread_on(const struct mb_config *cfg)
+{
+    return cfg->common.spread && mb_presta_cfg(cfg)->samples > 1;
+}
+
+void mb_presta_spread_titles(const struct mb_config *cfg, char *cols, size_t len)
+{
+    const size_t used = strlen(cols);
+
+    if (spread_on(cfg) && used < len)
+        snprintf(cols + used, len - used, "  %12s  %12s  %12s", "Median (us)", "CI95 low",
+                 "CI95 high");
+}
+
+void mb_presta_spread_cols(const struct mb_presta_job *job, const double *samples, long n,
+                           double scale)
+{
+    struct mb_spread s;
+
+    if (!spread_on(job->cfg))
+        return;
+    s = mb_spread_strided(samples, (size_t)n, 1, scale);
+    mb_printf(&job->ctx->out, "  %12.3f  %12.3f  %12.3f", s.median, s.ci_low, s.ci_high);
+}
+
 void mb_presta_params_block(const struct mb_presta_job *job)
 {
     const struct mb_out *out = &job->ctx->out;
