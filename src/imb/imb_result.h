@@ -54,8 +54,8 @@ struct mb_result {
     double t_ovrl, t_cpu, overlap_pct;
     long long defects; /* -1 when not checked */
     enum mb_row_status status;
-    /* The row's samples (--samples K, docs/adr/samples.md): each sample's t_avg in usec;
-     * nsamples is 1 (and samples may be NULL) for a row timed as one loop, 0 when skipped. */
+    /* The row's samples (--samples K, docs/adr/samples.md): each sample's t_avg in usec,
+     * min(K, reps) of them (1 for a row timed as one loop); none (NULL, 0) when skipped. */
     const double *samples;
     long nsamples;
     double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */
