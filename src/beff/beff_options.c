@@ -151,7 +151,7 @@ static const struct mb_option rows[] = {
      .kind = MB_OPT_LONG,
      .offset = BEFF(repetitions),
      .min = 1,
-     .max = 20,
+     .max = MB_BEFF_REPS_MAX,
      .metavar = "N",
      .help = "repetitions of the whole sweep (default 3)"},
     {.name = "--max-looplength",
@@ -186,8 +186,20 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
     }
     if (b->random == 0)
         b->random = MB_BEFF_RANDOM;
+    /* b_eff's samples are its repetitions of the whole sweep (docs/adr/samples.md): --samples
+     * K asks for K of them, unless --repetitions says otherwise. */
+    if (cfg->common.samples > 0 && b->repetitions != 0 && b->repetitions != cfg->common.samples)
+        return mb_usage(err,
+                        "--samples %ld and --repetitions %ld disagree: b_eff's samples are its "
+                        "repetitions",
+                        cfg->common.samples, b->repetitions);
+    if (cfg->common.samples > MB_BEFF_REPS_MAX)
+        return mb_usage(err,
+                        "invalid value '%ld' for --samples: b_eff's samples are its repetitions, "
+                        "at most %d",
+                        cfg->common.samples, (int)MB_BEFF_REPS_MAX);
     if (b->repetitions == 0)
-        b->repetitions = MB_BEFF_REPS;
+        b->repetitions = cfg->common.samples > 0 ? cfg->common.samples : MB_BEFF_REPS;
     if (b->max_looplength == 0 && b->profile == MB_BEFF_PAPER)
         b->max_looplength = MB_BEFF_LOOP_MAX;
     if (!b->seed_given)

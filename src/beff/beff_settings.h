@@ -13,6 +13,7 @@ enum {
     MB_BEFF_METHODS = 3,       /* Sendrecv, Alltoallv, Irecv+Isend+Waitall (b_eff paper §3) */
     MB_BEFF_MAXSR = 6,         /* at most 6 send/receive steps per iteration (3-D, 2 per dim) */
     MB_BEFF_REPS = 3,          /* b_eff paper §3: each measurement is repeated 3 times */
+    MB_BEFF_REPS_MAX = 20,     /* --repetitions (and --samples, its samples) at most */
     MB_BEFF_LOOP_MAX = 300,    /* b_eff paper §3: looplength = 300 for the shortest message */
     MB_BEFF_WARMUP_SIZES = 18, /* b_eff 3.6: one untimed iteration for size indices 0..17 */
     MB_BEFF_CAL_LOOPS = 10,    /* b_eff 3.6's PRE_MSG_LOOPS: loop length of the calibration pass */

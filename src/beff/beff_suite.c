@@ -200,6 +200,7 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 }
 
 const struct mb_suite mb_suite_beff = {
+    .samples_note = "the repetitions of the sweep (--repetitions)",
     .name = "beff",
     .legacy = "b_eff",
     .title = "b_eff effective communication bandwidth",

@@ -4,6 +4,7 @@
  * counts are of all processes of the partition; bandwidths in MB/s = 1e6 bytes/s. */
 #include "beffio/beffio_run.h"
 #include "core/report_json.h"
+#include "core/samples.h"
 
 void mb_bio_json_pattern(const struct mb_bio_run *r, const struct mb_bio_data *d, int i, int a,
                          int p)
@@ -36,6 +37,7 @@ void mb_bio_json_pattern(const struct mb_bio_run *r, const struct mb_bio_data *d
     mb_jobj_num(&o, "mb_per_sec", mb_bio_meas_bw(m, n) / 1e6);
     mb_jobj_int(&o, "errors", m->errors);
     mb_jobj_bool(&o, "disk_budget_stop", m->disk_stop);
+    mb_jobj_sample_count(&o, 1); /* one time-driven pass (docs/adr/samples.md) */
     mb_jobj_write(&o, r->ctx->json);
 }
 
@@ -60,6 +62,7 @@ void mb_bio_json_type(const struct mb_bio_run *r, const struct mb_bio_data *d, i
     mb_jobj_num(&o, "weighted_mb_per_sec", v->wbw / 1e6);
     if (type >= MB_BIO_SEGMENTED)
         mb_jobj_int(&o, "segment_bytes", v->lseg);
+    mb_jobj_sample_count(&o, 1); /* one time-driven pass (docs/adr/samples.md) */
     mb_jobj_write(&o, r->ctx->json);
 }
 
@@ -91,6 +94,7 @@ void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d)
         mb_jobj_num(&o, "time_sec", v->t);
         mb_jobj_int(&o, "errors", v->errors);
         mb_jobj_bool(&o, "valid", v->valid);
+        mb_jobj_sample_count(&o, 1); /* one time-driven pass (docs/adr/samples.md) */
         mb_jobj_write(&o, r->ctx->json);
     }
     mb_jobj_begin(&o, "beffio_result", r->ctx->json);
@@ -113,5 +117,6 @@ void mb_bio_json_result(const struct mb_bio_run *r, const struct mb_bio_data *d)
         mb_jobj_num(&o, "weighted_mb_per_sec", bw->weighted / 1e6);
         mb_jobj_int(&o, "weighted_partition", r->b->weighted ? d->best : d->best_other);
     }
+    mb_jobj_sample_count(&o, 1); /* one time-driven pass (docs/adr/samples.md) */
     mb_jobj_write(&o, r->ctx->json);
 }

@@ -302,6 +302,13 @@ int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     double need;
     int rc;
 
+    /* b_eff_io's rows are time-driven passes: K samples would take K times the scheduled time
+     * or give each pass T/K, below the time its validity rule asks for (docs/adr/samples.md). */
+    if (cfg->common.samples > 1)
+        return mb_usage(err,
+                        "--samples %ld is not used by b_eff_io: each of its rows is one "
+                        "time-driven pass of the scheduled time (-T); its rows have 1 sample",
+                        cfg->common.samples);
     if (b->T == 0)
         b->T = MB_BIO_T_DEFAULT;
     if (b->max_errors == 0)

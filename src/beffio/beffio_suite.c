@@ -252,6 +252,7 @@ static int bio_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 }
 
 const struct mb_suite mb_suite_beffio = {
+    .samples_note = "1 per row (each a time-driven pass)",
     .name = "beffio",
     .legacy = "b_eff_io",
     .title = "b_eff_io effective I/O bandwidth",

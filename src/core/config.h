@@ -27,6 +27,11 @@ struct mb_common_config {
     /* --thread-level: enum mb_thread_level, MB_THREAD_DEFAULT when not given (then the
      * suite's; mb_config_thread_level, core/suite.h). */
     int thread_level;
+    /* --samples K: every row measured as K samples (docs/adr/samples.md); 0 when not given
+     * (then the suite's default, mb_config_samples: 1 for every classic program). */
+    long samples;
+    int raw_samples; /* --raw-samples: JSON rows also carry every sample (F_samples) */
+    int spread;      /* --spread: the text tables add the median and its 95 % interval */
     int help;
     int version;
     /* The suite's validation made output_dir itself (the main job takes a fresh name with

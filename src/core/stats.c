@@ -52,3 +52,65 @@ double mb_median(const double *v, size_t n)
     free(copy);
     return m;
 }
+
+/* P(B <= j) for B binomial(n, 1/2), summed in log space (lgamma): 2^-n underflows a double
+ * beyond n = 1074, and rows may have many samples. */
+static double binomial_half_cdf(size_t n, size_t j)
+{
+    const double ln2n = (double)n * log(2.0);
+    const double lnn1 = lgamma((double)n + 1.0);
+    double p = 0.0;
+
+    for (size_t i = 0; i <= j && i <= n; i++)
+        p += exp(lnn1 - lgamma((double)i + 1.0) - lgamma((double)(n - i) + 1.0) - ln2n);
+    return p;
+}
+
+size_t mb_median_ci_rank(size_t n, double *coverage)
+{
+    size_t j = 1;
+
+    if (n == 0) {
+        *coverage = 0.0;
+        return 0;
+    }
+    /* [x(j), x(n+1-j)] misses the median when B <= j - 1 or B >= n + 1 - j: 2 P(B <= j - 1). */
+    while (j < (n + 1) / 2 && 2.0 * binomial_half_cdf(n, j) <= 0.05)
+        j++;
+    *coverage = 1.0 - 2.0 * binomial_half_cdf(n, j - 1);
+    if (*coverage > 1.0)
+        *coverage = 1.0;
+    return j;
+}
+
+/* Type-7 quantile of the sorted s[0..n-1]. */
+static double quantile_sorted(const double *s, size_t n, double p)
+{
+    const double h = (double)(n - 1) * p;
+    const size_t lo = (size_t)floor(h);
+
+    if (lo + 1 >= n)
+        return s[n - 1];
+    return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
+}
+
+struct mb_spread mb_spread_of(const double *v, size_t n)
+{
+    struct mb_spread r = {0};
+    double *s;
+
+    if (n == 0)
+        return r;
+    s = mb_xmalloc(n * sizeof *s);
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    r.n = n;
+    r.median = (n % 2) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    r.q1 = quantile_sorted(s, n, 0.25);
+    r.q3 = quantile_sorted(s, n, 0.75);
+    r.ci_rank = mb_median_ci_rank(n, &r.coverage);
+    r.ci_low = s[r.ci_rank - 1];
+    r.ci_high = s[n - r.ci_rank];
+    free(s);
+    return r;
+}

@@ -49,6 +49,37 @@ int mb_config_thread_level(const struct mb_config *cfg)
     return cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->thread_level : MB_THREAD_SINGLE;
 }
 
+long mb_config_samples(const struct mb_config *cfg)
+{
+    const long d = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->samples : 0;
+
+    if (cfg->common.samples > 0)
+        return cfg->common.samples;
+    return d > 0 ? d : 1;
+}
+
+static void show_samples(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const long k = mb_config_samples(cfg);
+    const char *note = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->samples_note : NULL;
+
+    if (note) {
+        snprintf(buf, len, "%s", note);
+        return;
+    }
+    if (k == 1)
+        snprintf(buf, len, "1 (one timed loop per row%s)",
+                 cfg->common.samples > 0 ? "" : ", as the original");
+    else
+        snprintf(buf, len, "%ld per row%s", k, cfg->common.samples > 0 ? "" : " (the default)");
+}
+
+static void help_samples(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_config c = {.suite = cfg->suite};
+    snprintf(buf, len, "%ld", mb_config_samples(&c));
+}
+
 static const char *thread_level_call(int level)
 {
     return level == MB_THREAD_SINGLE ? "MPI_Init" : "MPI_Init_thread";
@@ -122,6 +153,27 @@ const struct mb_option mb_common_options[] = {
      .parse = parse_thread_level,
      .show = show_thread_level,
      .help_default = help_thread_level,
+     .block = MB_IN_COMMON},
+    {.name = "--samples",
+     .kind = MB_OPT_LONG,
+     .offset = COMMON(samples),
+     .min = 1,
+     .max = 1000000,
+     .metavar = "K",
+     .help = "measure every row as K samples (the row's repetitions split among them); JSON "
+             "adds the median, quartiles and 95 % interval of each figure",
+     .show = show_samples,
+     .help_default = help_samples,
+     .block = MB_IN_COMMON},
+    {.name = "--raw-samples",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(raw_samples),
+     .help = "with --samples K > 1: JSON rows also carry every sample of each figure",
+     .block = MB_IN_COMMON},
+    {.name = "--spread",
+     .kind = MB_OPT_FLAG,
+     .offset = COMMON(spread),
+     .help = "with --samples K > 1: the text tables add the median and its 95 % interval",
      .block = MB_IN_COMMON},
     {.name = "--quiet",
      .kind = MB_OPT_FLAG,

@@ -60,6 +60,11 @@ struct mb_suite {
     /* enum mb_thread_level: how the original program initialises MPI (core/thread_level.h);
      * 0 = MPI_Init. */
     int thread_level;
+    /* Samples per row without --samples (docs/adr/samples.md); 0 = 1, as the originals. */
+    long samples;
+    /* What the suite's samples are where they are its own (b_eff's repetitions), for the
+     * effective settings of --samples; NULL: timed loops. */
+    const char *samples_note;
     const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
     const char *operands; /* --help's synopsis of the positional arguments, with positional */
@@ -121,6 +126,10 @@ int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
 /* The thread level the run asks for: --thread-level's, else the suite's (what its original
  * program asked for; core/thread_level.h). */
 int mb_config_thread_level(const struct mb_config *cfg);
+
+/* The samples per row the run takes: --samples's, else the suite's default (1 for every
+ * classic program; docs/adr/samples.md). */
+long mb_config_samples(const struct mb_config *cfg);
 
 /* mpibench_run that also says why (rank 0; why may be NULL): for a non-zero status, the usage
  * error, the run-time error the run reported at its end (a phase of IMB-IO on a full disk), or

@@ -56,9 +56,10 @@ static inline struct mb_sync mb_sync_calls(MPI_Comm comm, int count, void (*call
 }
 
 /* One timer: its synchronisation, the running sample's start, the last sample's figures and
- * the number of samples taken. The statistics of K samples per row (medians, quartiles,
- * confidence intervals) are to be kept here, filled by mb_timing_stop(), so that no suite
- * computes them itself. */
+ * the number of samples taken. A row measured as K samples (--samples K, docs/adr/samples.md)
+ * gives its timer room for them (mb_timing_keep): mb_timing_stop() then records every sample's
+ * time per repetition and the running totals, from which the suite makes its figures and
+ * core/samples.h their spread, so that no suite computes medians or intervals itself. */
 struct mb_timing {
     struct mb_sync sync;
     double t0;      /* clock at the start of the running sample, seconds */
@@ -66,11 +67,26 @@ struct mb_timing {
     double per_rep; /* the last sample: elapsed / its repetitions */
     long reps;      /* the last sample's repetitions */
     long samples;   /* samples stopped so far */
+    double *kept;   /* NULL, or room for cap samples' time per repetition, in stop order */
+    long cap;
+    double total;    /* seconds of all samples stopped so far */
+    long total_reps; /* repetitions of all samples stopped so far */
 };
 
 static inline struct mb_timing mb_timing_make(struct mb_sync sync)
 {
-    return (struct mb_timing){sync, 0.0, 0.0, 0.0, 0, 0};
+    return (struct mb_timing){sync, 0.0, 0.0, 0.0, 0, 0, NULL, 0, 0.0, 0};
+}
+
+/* Records the time per repetition of the next cap samples into kept[0..cap-1] and starts the
+ * totals afresh (the samples of one row). */
+static inline void mb_timing_keep(struct mb_timing *t, double *kept, long cap)
+{
+    t->kept = kept;
+    t->cap = cap;
+    t->samples = 0;
+    t->total = 0.0;
+    t->total_reps = 0;
 }
 
 /* Runs the synchronisation of t (collective over its communicator, unless none). */
@@ -94,6 +110,10 @@ static inline double mb_timing_stop(struct mb_timing *t, long n)
     t->elapsed = t1 - t->t0;
     t->reps = n;
     t->per_rep = n > 0 ? t->elapsed / (double)n : t->elapsed;
+    if (t->kept && t->samples < t->cap)
+        t->kept[t->samples] = t->per_rep;
+    t->total += t->elapsed;
+    t->total_reps += n;
     t->samples++;
     return t->per_rep;
 }

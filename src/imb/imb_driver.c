@@ -76,7 +76,10 @@ struct block_run {
     struct mb_block blk;
     struct mb_imb_args a;
     struct mb_imb_demand d; /* of the current message length */
-    double *gathered;       /* rank 0: (time, t_ovrl, defects) of every active process */
+    /* rank 0: (time, t_ovrl, defects, the samples' times) of every active process */
+    double *gathered;
+    long k;                 /* samples per row (--samples; at most the row's repetitions) */
+    double *kept;           /* this process's samples of the row: time per repetition, usec */
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
     char label[192];
     struct mb_error fail; /* IMB-IO: this process's first failed I/O call (a.failure) */
@@ -115,39 +118,68 @@ static void set_length(struct block_run *r, long long x)
         r->b->prepare(&r->a);
 }
 
-/* The timed loops of guide 5.2.8: N_BARR barriers (when asked), then n samples between two
- * clock reads (the timing module's start and stop around this loop, which stays inline). MPI-1 rows
- * (5.2.8.1) call the kernel alone; rows with a completion call (5.2.8.2) assure completion after
- * every transfer (non-aggregate) or once after all of them (aggregate). Returns the time per
- * sample. */
-static double timed_loop(struct block_run *r, long n, int barriers)
+/* The timed loops of guide 5.2.8: the timer's synchronisation (N_BARR barriers, when asked),
+ * then repetitions i0 .. i0 + n - 1 between two clock reads (the timing module's start and stop
+ * around this loop, which stays inline). MPI-1 rows (5.2.8.1) call the kernel alone; rows with
+ * a completion call (5.2.8.2) assure completion after every transfer (non-aggregate) or once
+ * after all of them (aggregate). Returns the time per repetition. */
+static double loop_of(struct block_run *r, struct mb_timing *tm, long i0, long n)
 {
     void (*const kernel)(const struct mb_imb_args *, long) = r->b->kernel;
     void (*const complete)(const struct mb_imb_args *) = r->b->complete;
     const struct mb_imb_args *const a = &r->a;
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, barriers));
+    const long end = i0 + n;
 
-    /* I/O: every loop starts at the beginning of the file's view (not timed). */
-    if (r->b->reset)
+    /* I/O: every loop starts at the beginning of the file's view (not timed); the later
+     * samples of a row go on where the previous one stopped. */
+    if (r->b->reset && i0 == 0)
         r->b->reset(&r->a);
-    mb_timing_start(&tm);
+    mb_timing_start(tm);
     if (!complete) {
-        for (long i = 0; i < n; i++)
+        for (long i = i0; i < end; i++)
             kernel(a, i);
     } else if (r->mode == MB_IMB_AGGREGATE && r->b->batch) {
-        r->b->batch(a, 0, n);
+        r->b->batch(a, i0, n);
         complete(a);
     } else if (r->mode == MB_IMB_AGGREGATE) {
-        for (long i = 0; i < n; i++)
+        for (long i = i0; i < end; i++)
             kernel(a, i);
         complete(a);
     } else {
-        for (long i = 0; i < n; i++) {
+        for (long i = i0; i < end; i++) {
             kernel(a, i);
             complete(a);
         }
     }
-    return mb_timing_stop(&tm, n);
+    return mb_timing_stop(tm, n);
+}
+
+/* One timed loop of n repetitions after the given number of barriers. */
+static double timed_loop(struct block_run *r, long n, int barriers)
+{
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, barriers));
+
+    return loop_of(r, &tm, 0, n);
+}
+
+/* The row's timed loop as r->k samples (--samples, docs/adr/samples.md): its n repetitions
+ * split into k loops of n/k (the first n % k one more), each after N_BARR barriers, one
+ * continuing the repetitions of the other, so that the row times as many repetitions as with
+ * one loop. With k = 1 this is the one loop of IMB 3.1. Keeps each sample's time per
+ * repetition in r->kept and returns the row's: the total time over all n repetitions. */
+static double sampled_loop(struct block_run *r, long n)
+{
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, MB_IMB_N_BARR));
+    const long k = r->k < n ? r->k : n;
+    long i0 = 0;
+
+    mb_timing_keep(&tm, r->kept, k);
+    for (long j = 0; j < k; j++) {
+        const long m = n / k + (j < n % k);
+        (void)loop_of(r, &tm, i0, m);
+        i0 += m;
+    }
+    return tm.total / (double)tm.total_reps;
 }
 
 /* The non-blocking I/O loop (guide 4.2.5, 5.2.8.3; aggregate mode only): initiate the
@@ -340,13 +372,21 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
                    double t_ovrl, long long defects, struct mb_imb_tally *tally)
 {
     const int q = r->g.q, per_row = (r->blk.multi == 1) ? q : q * r->g.ngroups;
-    double mine[3] = {t_usec, t_ovrl, (double)defects};
-    double *times;
+    const long k = r->k < reps ? r->k : reps;
+    const int stride = 3 + (int)r->k;
+    double *mine = mb_xcalloc((size_t)stride, sizeof *mine), *times, *avg;
 
-    MB_MPI(MPI_Gather(mine, 3, MPI_DOUBLE, r->gathered, 3, MPI_DOUBLE, 0, r->g.active));
+    mine[0] = t_usec;
+    mine[1] = t_ovrl;
+    mine[2] = (double)defects;
+    for (long j = 0; j < k; j++)
+        mine[3 + j] = r->kept[j] * 1e6 * r->b->time_scale;
+    MB_MPI(MPI_Gather(mine, stride, MPI_DOUBLE, r->gathered, stride, MPI_DOUBLE, 0, r->g.active));
+    free(mine);
     if (r->ctx->rank != 0)
         return;
     times = mb_xmalloc((size_t)per_row * sizeof *times);
+    avg = mb_xcalloc((size_t)k, sizeof *avg);
     if (r->blk.multi == 1)
         mb_printf(&r->ctx->out, "\n");
     for (int first = 0; first < q * r->g.ngroups; first += per_row) {
@@ -357,10 +397,18 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
                                 .reps_min = reps_min,
                                 .window_bytes = r->a.win_bytes,
                                 .defects = r->blk.check ? 0 : -1,
-                                .status = MB_ROW_OK};
+                                .status = MB_ROW_OK,
+                                .samples = avg,
+                                .nsamples = k};
         struct mb_stats st;
+        /* Each sample's figure is the row's figure of that sample alone: t_avg, the mean over
+         * the row's processes of their time per repetition in it. */
+        for (long j = 0; j < k; j++)
+            avg[j] = 0;
         for (int i = 0; i < per_row; i++) {
-            const double *g = &r->gathered[3 * (first + i)];
+            const double *g = &r->gathered[(size_t)stride * (size_t)(first + i)];
+            for (long j = 0; j < k; j++)
+                avg[j] += g[3 + j] / per_row;
             times[i] = g[0];
             if (g[1] > row.t_ovrl)
                 row.t_ovrl = g[1];
@@ -387,6 +435,7 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
         emit(r, &row, tally);
     }
     free(times);
+    free(avg);
 }
 
 /* A length that is not run: one row, or one per group with -multi 1 (as IMB prints them). */
@@ -434,7 +483,7 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
             w = n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN;
         (void)timed_loop(r, w, 0);
     }
-    t = timed_loop(r, n, MB_IMB_N_BARR);
+    t = sampled_loop(r, n);
     if (r->b->written)
         r->b->written(&r->a, n);
     if (r->b->istart) {
@@ -616,7 +665,9 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                .order = plan->order,
                                .map_rows = (int)c->map_rows,
                                .map_cols = (int)c->map_cols,
-                               .check = cfg->common.check && !b->sizeless};
+                               .check = cfg->common.check && !b->sizeless,
+                               .spread = cfg->common.spread && mb_config_samples(cfg) > 1,
+                               .raw_samples = cfg->common.raw_samples};
     r->a = (struct mb_imb_args){.comm = r->g.group,
                                 .rank = r->g.group_rank,
                                 .size = r->g.q,
@@ -643,8 +694,15 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     r->a.rregion = rbytes;
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
+    /* No row has more samples than repetitions: the most of the block's lengths bounds what
+     * each process keeps and rank 0 gathers. */
+    r->k = mb_config_samples(cfg);
+    if (r->k > r->a.max_reps)
+        r->k = r->a.max_reps;
+    r->kept = mb_xcalloc((size_t)r->k, sizeof *r->kept);
     if (ctx->rank == 0) {
-        r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * 3 * sizeof(double));
+        r->gathered =
+            mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * (size_t)(3 + r->k) * sizeof(double));
         mb_imb_text_block(&ctx->out, &r->blk);
     }
     setup(r, ok);
@@ -675,6 +733,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     if (r->a.info != MPI_INFO_NULL)
         MB_MPI(MPI_Info_free(&r->a.info));
     free(r->gathered);
+    free(r->kept);
     free(r->a.counts);
     free(r->a.displs);
     mb_buf_free_from(mb_imb_buf_source(c), sregion, sbytes);

@@ -5,6 +5,7 @@
 #include "imb/imb_report.h"
 
 #include "core/report_json.h"
+#include "core/samples.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,12 +20,12 @@ static int ncols(const struct mb_block *b)
                                [MB_LAYOUT_RANGE] = 5,
                                [MB_LAYOUT_SYNC] = 4,
                                [MB_LAYOUT_OVERLAP] = 6};
-    return cols[b->layout] + (b->multi == 1) + (b->check != 0);
+    return cols[b->layout] + (b->multi == 1) + (b->check != 0) + (b->spread ? 3 : 0);
 }
 
 static void dash_line(const struct mb_out *out, int columns)
 {
-    char line[COL * 10 + 2];
+    char line[COL * 12 + 2]; /* up to 11 columns: 6, Group, defects, 3 of --spread */
     int len = columns * COL;
 
     line[0] = '#';
@@ -101,12 +102,17 @@ void mb_imb_text_block(const struct mb_out *out, const struct mb_block *b)
     /* IMB-EXT/IO aggregate benchmarks: the mode between rule and column header (IMB 3.1). */
     if (b->mode != 0)
         mb_printf(out, "#\n#    MODE: %s \n#\n", b->mode == 1 ? "AGGREGATE" : "NON-AGGREGATE");
+    if (b->spread)
+        mb_printf(out, "# t_med, ci95_lo, ci95_hi: median of the samples' t_avg (t for one "
+                       "transfer) and its 95 %% interval (--spread)\n");
     if (b->multi == 1)
         mb_printf(out, "%*s", COL, "Group");
     for (const char *h = heads[b->layout]; *h; h += strlen(h) + 1)
         mb_printf(out, "%*s", COL, h);
     if (b->check)
         mb_printf(out, "%*s", COL, "defects");
+    if (b->spread)
+        mb_printf(out, "%*s%*s%*s", COL, "t_med[usec]", COL, "ci95_lo", COL, "ci95_hi");
     mb_printf(out, "\n");
     mb_flush(out);
 }
@@ -140,6 +146,10 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
             mb_printf(out, "%*.2f", COL, r->mbytes_per_sec);
         if (b->check)
             mb_printf(out, "%*lld", COL, r->defects);
+        if (b->spread) {
+            const struct mb_spread sp = mb_spread_of(r->samples, (size_t)r->nsamples);
+            mb_printf(out, "%*.2f%*.2f%*.2f", COL, sp.median, COL, sp.ci_low, COL, sp.ci_high);
+        }
         mb_printf(out, "\n");
         /* A comment line, which IMB-format parsers skip, under a row that -time left with
          * fewer repetitions than the minimum (imb_settings.h). */
@@ -199,7 +209,9 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
         }
         mb_jobj_num(&o, "t_min_usec", r->t_min);
         mb_jobj_num(&o, "t_max_usec", r->t_max);
-        mb_jobj_num(&o, "t_avg_usec", r->t_avg);
+        mb_jobj_figure(&o, "t_avg_usec", r->t_avg, r->samples, (size_t)r->nsamples, 1, 1.0,
+                       b->raw_samples);
+        mb_jobj_sample_count(&o, (size_t)r->nsamples);
         mb_jobj_num(&o, "mib_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
         if (r->window_bytes >= 0)
             mb_jobj_int(&o, "window_bytes", r->window_bytes);

@@ -35,6 +35,8 @@ struct mb_block {
     int map_rows, map_cols;
     int check;                    /* a defects column is printed */
     unsigned long long mem_bytes; /* largest message-buffer memory per process in the block */
+    int spread;                   /* --spread with K > 1: the median and 95 % interval columns */
+    int raw_samples;              /* --raw-samples: JSON rows carry every sample */
 };
 
 /* One table row. */
@@ -52,6 +54,10 @@ struct mb_result {
     double t_ovrl, t_cpu, overlap_pct;
     long long defects; /* -1 when not checked */
     enum mb_row_status status;
+    /* The row's samples (--samples K, docs/adr/samples.md): each sample's t_avg in usec,
+     * min(K, reps) of them (1 for a row timed as one loop); none (NULL, 0) when skipped. */
+    const double *samples;
+    long nsamples;
     double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */
 };
 

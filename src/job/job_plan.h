@@ -11,12 +11,18 @@ enum mb_job_mode { MB_JOB_DEFAULT, MB_JOB_QUICK, MB_JOB_FULL, MB_JOB_MODES };
 
 enum { MB_JOB_MAX_ARGS = 16 };
 
+/* The main job's samples per row without --samples (docs/adr/samples-default.md): the
+ * median's 95 % interval from order statistics x(2)..x(9), coverage 0.979, with the IMB phases'
+ * repetitions split among them, so that they take the time they took as one loop. */
+enum { MB_JOB_SAMPLES = 10 };
+
 struct mb_job_phase {
     const char *title;   /* "Presta com: pair bandwidth" */
     const char *prog;    /* original name: argv[0] of the phase, and its files PROG.txt/.jsonl */
     int even;            /* needs an even number of processes (Presta's pairs) */
     int pair;            /* needs at least 2 processes (IMB-EXT's Unidir: origin and target) */
     const char *io_flag; /* the option that takes the scratch directory, or NULL */
+    int samples; /* takes the job's --samples K (rows of timed loops, docs/adr/samples.md) */
     const char *args[MB_JOB_MODES][MB_JOB_MAX_ARGS]; /* NULL-terminated; "{P}": processes */
     /* The estimate of the phase's duration (mb_job_phase_estimate): the phase's own schedule
      * where it has one - the option whose seconds it runs for (b_eff_io's -T) and that option's

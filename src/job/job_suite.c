@@ -276,7 +276,7 @@ static void clock_text(char *buf, size_t len, double s)
 /* The phase's command line: its original name and arguments, then what the job sets. Only
  * rank 0 reads a command line; every rank builds it the same way. */
 struct phase_words {
-    char timeout[32], procs[16];
+    char timeout[32], procs[16], samples[24];
 };
 
 static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg, char **argv,
@@ -301,6 +301,18 @@ static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg,
     argv[n++] = cfg->common.run_id;
     if (cfg->common.check)
         argv[n++] = "--check";
+    /* The job's samples per row to the phases measured as timed loops; b_eff's samples are its
+     * repetitions and b_eff_io's rows one pass each, as their arguments set them
+     * (docs/adr/samples.md). */
+    if (p->samples) {
+        snprintf(w->samples, sizeof w->samples, "%ld", mb_config_samples(cfg));
+        argv[n++] = "--samples";
+        argv[n++] = w->samples;
+        if (cfg->common.raw_samples)
+            argv[n++] = "--raw-samples";
+        if (cfg->common.spread)
+            argv[n++] = "--spread";
+    }
     /* One process, one MPI initialisation: every phase runs at the job's thread level and
      * says so, whatever its original program asked for (core/thread_level.h). */
     argv[n++] = MB_THREAD_LEVEL_OPTION;
@@ -759,6 +771,7 @@ static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 const struct mb_suite mb_suite_run = {
     .name = "run",
     .title = "the main job: a few-minute characterisation of this machine",
+    .samples = MB_JOB_SAMPLES,
     .settings = &job_settings,
     .validate = job_validate,
     .usage = job_usage,

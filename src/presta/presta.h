@@ -50,6 +50,14 @@ void mb_presta_preamble(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * (rma's rule is one longer, quirk Q19). */
 void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra);
 
+/* --spread with more than one sample per measurement (docs/adr/samples.md): the titles of three
+ * more columns appended to cols (len bytes), and a row's median of its figure over the samples
+ * and the median's 95 % interval (the samples times scale), printed where the row ends; both do
+ * nothing otherwise. */
+void mb_presta_spread_titles(const struct mb_config *cfg, char *cols, size_t len);
+void mb_presta_spread_cols(const struct mb_presta_job *job, const double *samples, long n,
+                           double scale);
+
 /* Rank 0: the Test Parameters block of com and laten (as Presta 1.2 prints it). */
 void mb_presta_params_block(const struct mb_presta_job *job);
 

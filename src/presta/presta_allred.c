@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/samples.h"
 #include "core/timing.h"
 
 #include <math.h>
@@ -116,7 +117,7 @@ static void print_samples(const struct mb_out *out, const char *title, const dou
 }
 
 static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st, const double *loop,
-                        const double *op, double between, double tick, double op_mean)
+                        const double *op, double between, double tick, double op_mean, int raw)
 {
     struct mb_jobj o;
 
@@ -131,7 +132,16 @@ static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
     mb_jarray_nums(&o, "op_samples_sec", op, (size_t)st->nsamples, 1, 1.0);
     mb_jobj_num(&o, "wtick_sec", tick);
     mb_jobj_num(&o, "time_between_allreduce_usec", between * 1e6);
-    mb_jobj_num(&o, "op_mean_usec", op_mean * 1e6);
+    /* allred's samples are its own ([total samples]): each sample's Allreduce time is its op
+     * loop less its compute loop, per operation, whose mean over the samples is op_mean. */
+    {
+        double *each = mb_xmalloc((size_t)st->nsamples * sizeof *each);
+        for (long i = 0; i < st->nsamples; i++)
+            each[i] = (op[i] - loop[i]) / (double)st->inner * 1e6;
+        mb_jobj_figure(&o, "op_mean_usec", op_mean * 1e6, each, (size_t)st->nsamples, 1, 1.0, raw);
+        mb_jobj_sample_count(&o, (size_t)st->nsamples);
+        free(each);
+    }
     mb_jobj_write(&o, ctx->json);
 }
 
@@ -195,7 +205,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
         mb_printf(out, "  Ticks per Op Loop          : %11.0f\n\n", mo.mean / tick);
         mb_printf(out, "  Op mean                    : %11.3f us\n\n", op_mean * 1e6);
         mb_flush(out);
-        allred_json(ctx, &st, loop, op, between, tick, op_mean);
+        allred_json(ctx, &st, loop, op, between, tick, op_mean, cfg->common.raw_samples);
     }
     tally->rows = 2 * (long long)n;
     tally->defects = defects;
@@ -206,6 +216,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
 }
 
 const struct mb_suite mb_suite_presta_allred = {
+    .samples_note = "the [total samples] argument",
     .name = "presta-allred",
     .settings = &mb_presta_plain_settings,
     .legacy = "allred",

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/report_json.h"
+#include "core/samples.h"
 #include "core/timing.h"
 #include "mb_version.h"
 
@@ -116,6 +117,31 @@ void mb_presta_columns(const struct mb_ctx *ctx, const char *cols, int extra)
     rule[n] = '\0';
     mb_printf(&ctx->out, "%s\n%s\n", cols, rule);
     free(rule);
+}
+
+static int spread_on(const struct mb_config *cfg)
+{
+    return cfg->common.spread && mb_presta_cfg(cfg)->samples > 1;
+}
+
+void mb_presta_spread_titles(const struct mb_config *cfg, char *cols, size_t len)
+{
+    const size_t used = strlen(cols);
+
+    if (spread_on(cfg) && used < len)
+        snprintf(cols + used, len - used, "  %12s  %12s  %12s", "Median (us)", "CI95 low",
+                 "CI95 high");
+}
+
+void mb_presta_spread_cols(const struct mb_presta_job *job, const double *samples, long n,
+                           double scale)
+{
+    struct mb_spread s;
+
+    if (!spread_on(job->cfg))
+        return;
+    s = mb_spread_strided(samples, (size_t)n, 1, scale);
+    mb_printf(&job->ctx->out, "  %12.3f  %12.3f  %12.3f", s.median, s.ci_low, s.ci_high);
 }
 
 void mb_presta_params_block(const struct mb_presta_job *job)
@@ -327,7 +353,7 @@ double mb_presta_pick(const double *samples, long n)
     return best;
 }
 
-static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
+static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r, int raw)
 {
     struct mb_jobj o;
 
@@ -342,12 +368,14 @@ static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r)
     if (r->epochs > 0)
         mb_jobj_int(&o, "epochs", r->epochs);
     mb_jobj_num(&o, "time_sec", r->time);
-    if (strcmp(ctx->suite->legacy, "laten") == 0) {
-        mb_jobj_num(&o, "latency_usec", r->op_us);
-    } else {
+    if (strcmp(ctx->suite->legacy, "laten") != 0)
         mb_jobj_num(&o, "bandwidth_mb_per_sec", r->bandwidth);
-        mb_jobj_num(&o, "op_time_usec", r->op_us);
-    }
+    /* The figure of each sample is the sample's time per measurement scaled as the printed
+     * figure is from the fastest one (usec per operation). */
+    mb_jobj_figure(&o, strcmp(ctx->suite->legacy, "laten") == 0 ? "latency_usec" : "op_time_usec",
+                   r->op_us, r->samples, (size_t)r->nsamples, 1,
+                   r->time > 0 ? r->op_us / r->time : 0.0, raw);
+    mb_jobj_sample_count(&o, (size_t)r->nsamples);
     mb_jarray_nums(&o, "samples_sec", r->samples, (size_t)r->nsamples, 1, 1.0);
     if (r->defects >= 0)
         mb_jobj_int(&o, "defects", r->defects);
@@ -365,7 +393,7 @@ void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r
 {
     defect_line(job->ctx, r);
     mb_flush(&job->ctx->out);
-    json_row(job->ctx, r);
+    json_row(job->ctx, r, job->cfg->common.raw_samples);
     job->rows++;
     if (r->defects > 0)
         job->defects += r->defects;

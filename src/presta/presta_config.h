@@ -21,14 +21,14 @@ struct mb_presta_config {
     int list_pairs;           /* -i */
     int no_barrier;           /* -n */
     int nearby;               /* -r */
-    long samples;             /* --samples N: samples per measurement (fastest reported) */
     char *sizes_file;         /* --sizes FILE: message sizes instead of -b/-e/-s */
     int node_map;             /* --node-map: print which ranks share a node */
     long args[3];             /* allred: compute iterations, inner iterations, samples */
     int nargs;                /* allred: positional arguments seen */
     /* Resolved by rank 0. */
-    int cyclic;  /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
-    int *counts; /* active-process counts (process sets) */
+    long samples; /* com, laten, rma: --samples K, samples per measurement (fastest printed) */
+    int cyclic;   /* cyclic pairing in effect (-p c, ppn > 0, W > 2*ppn) */
+    int *counts;  /* active-process counts (process sets) */
     size_t n_counts;
     long long *sizes; /* message sizes (-b, -e, -s, or --sizes) */
     size_t n_sizes;

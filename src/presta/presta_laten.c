@@ -96,8 +96,9 @@ static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg, stru
         mb_presta_preamble(ctx, cfg);
     mb_presta_node_map(&job);
     if (ctx->rank == 0) {
-        char cols[64];
+        char cols[128];
         snprintf(cols, sizeof cols, "  %20s   %17s", "Processes", "Max Latency (us)");
+        mb_presta_spread_titles(cfg, cols, sizeof cols);
         mb_printf(&ctx->out, "MPI Bidirectional latency test (Send/Recv)\n");
         mb_presta_columns(ctx, cols, 0);
         mb_flush(&ctx->out);
@@ -135,7 +136,9 @@ static int laten_run(const struct mb_ctx *ctx, const struct mb_config *cfg, stru
             r.op_us = r.time / (double)p->ops / 2 * 1e6; /* half a round trip */
             if (r.time < job.min_sample)
                 job.min_sample = r.time;
-            mb_printf(&ctx->out, "  %20d   %17.3f\n", P, r.op_us);
+            mb_printf(&ctx->out, "  %20d   %17.3f", P, r.op_us);
+            mb_presta_spread_cols(&job, tmax, p->samples, r.time > 0 ? r.op_us / r.time : 0.0);
+            mb_printf(&ctx->out, "\n");
             mb_presta_row_done(&job, &r);
         }
     }

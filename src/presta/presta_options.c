@@ -116,13 +116,6 @@ static const struct mb_option rows[] = {
      .offset = offsetof(struct mb_common_config, help),
      .help = "print use information",
      .block = MB_IN_COMMON},
-    {.name = "--samples",
-     .kind = MB_OPT_LONG,
-     .offset = PRESTA(samples),
-     .min = 1,
-     .max = 1000000,
-     .metavar = "N",
-     .help = "take N samples per measurement and report the fastest (default 1, as the original)"},
     {.name = "--sizes",
      .kind = MB_OPT_STRING,
      .offset = PRESTA(sizes_file),
@@ -156,7 +149,6 @@ static void presta_defaults(void *block)
     p->start = 32;
     p->stop = 8388608;
     p->factor = 2;
-    p->samples = 1;
 }
 
 const struct mb_settings_type mb_presta_letter_settings = {
@@ -269,6 +261,9 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
     const char *why = NULL;
 
     (void)prov;
+    /* The common --samples K (docs/adr/samples.md): K timed samples per measurement, the
+     * fastest printed (the original took one). */
+    p->samples = mb_config_samples(cfg);
     if (p->ops == 0) /* V1, in the original's words */
         return mb_usage(err, "Must define number of operations per measurement! (-o <ops>, at "
                              "least 1)");
@@ -371,6 +366,10 @@ int mb_presta_validate_allred(struct mb_config *cfg, const struct mb_provenance 
     const struct mb_presta_config *p = settings(cfg);
     double need;
 
+    /* allred's samples are its own third argument (docs/adr/samples.md). */
+    if (cfg->common.samples > 0)
+        return mb_usage(err, "--samples is not used by allred: its third argument [total "
+                             "samples] is its number of samples");
     if (p->nargs != 3)
         return mb_usage(err,
                         "expected 3 arguments, got %d: allred [# of comp iterations] [inner "

@@ -219,8 +219,10 @@ static void rma_report(struct mb_presta_job *job, const struct rma_test *t, int 
     r.time = mb_presta_pick(tmax, p->samples);
     r.bandwidth = (double)size * ops * f / r.time / 1e6;
     r.op_us = r.time / ops * 1e6;
-    mb_printf(&ctx->out, "  %-12s   %9d   %12lld   %10ld  %15.3f   %12.3f\n", t->name, P, size,
+    mb_printf(&ctx->out, "  %-12s   %9d   %12lld   %10ld  %15.3f   %12.3f", t->name, P, size,
               p->ops, r.bandwidth, r.op_us);
+    mb_presta_spread_cols(job, tmax, p->samples, r.time > 0 ? r.op_us / r.time : 0.0);
+    mb_printf(&ctx->out, "\n");
     mb_presta_row_done(job, &r);
 }
 
@@ -240,9 +242,10 @@ static int rma_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         mb_presta_preamble(ctx, cfg);
     mb_presta_node_map(&job);
     if (ctx->rank == 0) {
-        char cols[128];
+        char cols[192];
         snprintf(cols, sizeof cols, "  %-12s   %9s   %12s   %10s  %15s   %12s", "Test", "Processes",
                  "Message Size", "Ops/Epoch", "Bandwidth (MB)", "Op time (us)");
+        mb_presta_spread_titles(cfg, cols, sizeof cols);
         mb_printf(&ctx->out, "\nUnidirectional and Bidirectional Communication Test\n\n");
         mb_presta_columns(ctx, cols, 1); /* 87 dashes for 86 characters (quirk Q19) */
         mb_flush(&ctx->out);

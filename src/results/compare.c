@@ -90,7 +90,7 @@ static double spread(const json_t *o, const char *field, const char *suffix, dou
 static void figure(struct measures *ms, const json_t *o, const struct mb_record_type *t,
                    const struct mb_rt_figure *f)
 {
-    /* A figure with samples of per is in its unit already (Presta's latency_us); scale is that
+    /* A figure with samples of per is in its unit already (Presta's latency_usec); scale is that
      * of the samples' unit (seconds) then. */
     const double scale = f->per || f->scale == 0 ? 1 : f->scale;
     const char *field = f->field;

@@ -153,7 +153,7 @@ class Invocation:
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
                    "--dir", "--file", "--cpu-secs", "-t_cpu", "-alloc", "-warm_up", "-win_disp",
                    "-win_scope", "-prime", "-time_rule", "-order", "-thread_level",
-                   "--thread-level", "-msglog", "-msgsize", "-include", "-exclude",
+                   "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
                    "-aggregate_mode"}

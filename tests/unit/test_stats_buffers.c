@@ -24,6 +24,42 @@ int main(void)
         EXPECT(fabs(mb_stats_of(w, 3).stddev - sqrt(2.0 / 3.0)) < 1e-6);
     }
 
+    /* The spread of K samples: quartiles by linear interpolation (R's and numpy's default),
+     * and the median's 95 % interval from order statistics, against Le Boudec's Table A.1
+     * (n = 6..8: x(1)..x(n); 9..11: x(2)..x(n-1); 12..14: x(3)..x(n-2); n = 100: x(40)..x(61))
+     * and exact binomial coverages. */
+    {
+        const double five[] = {5, 3, 1, 4, 2}, four[] = {4, 1, 3, 2};
+        double cov, hundred[100];
+        struct mb_spread sp = mb_spread_of(five, 5);
+        EXPECT(sp.n == 5 && sp.median == 3 && sp.q1 == 2 && sp.q3 == 4);
+        /* n = 5: no 95 % interval exists; min..max covers 1 - 2/32. */
+        EXPECT(sp.ci_rank == 1 && sp.ci_low == 1 && sp.ci_high == 5);
+        EXPECT(fabs(sp.coverage - 0.9375) < 1e-12);
+        sp = mb_spread_of(four, 4);
+        EXPECT(sp.median == 2.5 && fabs(sp.q1 - 1.75) < 1e-12 && fabs(sp.q3 - 3.25) < 1e-12);
+        EXPECT(mb_median_ci_rank(6, &cov) == 1 && fabs(cov - 0.96875) < 1e-12);
+        EXPECT(mb_median_ci_rank(8, &cov) == 1 && cov >= 0.95);
+        EXPECT(mb_median_ci_rank(9, &cov) == 2 && fabs(cov - (1 - 20.0 / 512)) < 1e-12);
+        EXPECT(mb_median_ci_rank(11, &cov) == 2 && cov >= 0.95);
+        EXPECT(mb_median_ci_rank(12, &cov) == 3 && fabs(cov - (1 - 2 * 79.0 / 4096)) < 1e-12);
+        EXPECT(mb_median_ci_rank(14, &cov) == 3);
+        EXPECT(mb_median_ci_rank(15, &cov) == 4);
+        EXPECT(mb_median_ci_rank(1, &cov) == 1 && cov == 0.0);
+        EXPECT(mb_median_ci_rank(0, &cov) == 0);
+        /* Large n in log space: no underflow at 2^-2000. */
+        EXPECT(mb_median_ci_rank(2000, &cov) > 900 && cov >= 0.95 && cov < 0.96);
+        for (int i = 0; i < 100; i++)
+            hundred[i] = 100 - i; /* 100 .. 1, so sorting matters */
+        sp = mb_spread_of(hundred, 100);
+        EXPECT(sp.ci_rank == 40 && sp.ci_low == 40 && sp.ci_high == 61);
+        EXPECT(sp.median == 50.5 && fabs(sp.q1 - 25.75) < 1e-12 && fabs(sp.q3 - 75.25) < 1e-12);
+        EXPECT(sp.q1 <= sp.median && sp.median <= sp.q3);
+        EXPECT(sp.ci_low <= sp.median && sp.median <= sp.ci_high);
+        sp = mb_spread_of(five, 0);
+        EXPECT(sp.n == 0 && sp.median == 0);
+    }
+
     /* Byte pattern: depends on rank and index; a fill checks clean, a flip is found. */
     {
         unsigned char buf[4096];

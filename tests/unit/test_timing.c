@@ -84,6 +84,23 @@ int main(int argc, char **argv)
     EXPECT_EQ_LL(t.samples, 2);
     EXPECT_EQ_LL(t.reps, 1);
 
+    /* Kept samples: each sample's time per repetition in stop order, up to the room given,
+     * and the totals over all of them (the row's classic figure with K samples). */
+    {
+        double kept[2] = {-1, -1};
+        t = mb_timing_make(mb_sync_none());
+        mb_timing_keep(&t, kept, 2);
+        for (int k = 0; k < 3; k++) {
+            mb_timing_start(&t);
+            pause_ms(k == 1 ? 20 : 5);
+            (void)mb_timing_stop(&t, 2);
+        }
+        EXPECT_EQ_LL(t.samples, 3);
+        EXPECT(kept[0] >= 0.0025 && kept[1] >= 0.01 && kept[1] > kept[0]);
+        EXPECT_EQ_LL(t.total_reps, 6);
+        EXPECT(t.total >= 0.03 && t.total >= 2 * (kept[0] + kept[1]));
+    }
+
     /* A stopwatch counts from its start. */
     w = mb_stopwatch_start();
     pause_ms(10);
