@@ -395,14 +395,19 @@ def check_tools(opts, cwd, a, b):
           f"compare: Presta rows are not the printed time per operation: {wrong[:3]}")
 
     # A doctored copy: one PingPong latency doubled -> exit 1, that row first, the only one
-    # shown (single-sample rows: the noise band decides; 2x is beyond --noise 50).
+    # shown (rows of 10 samples, the main job's default: their medians and intervals doubled
+    # too, so the intervals lie apart; single-sample rows: 2x is beyond --noise 50).
     doctored, done = [], None
     for line in open(os.path.join(cwd, a)):
         r = json.loads(line)
         if (done is None and r.get("type") == "result" and r.get("benchmark") == "PingPong"
                 and r.get("status") == "ok" and r.get("bytes") == 1024):
-            for k in ("t_min_usec", "t_max_usec", "t_avg_usec"):
-                r[k] *= 2
+            for k, v in list(r.items()):
+                if k.startswith("t_") and k.endswith(("_usec", "_median", "_q1", "_q3", "_low",
+                                                      "_high")) and isinstance(v, (int, float)):
+                    r[k] = v * 2
+                elif k.startswith("t_") and k.endswith("_samples") and isinstance(v, list):
+                    r[k] = [x * 2 for x in v]
             done = r
             line = json.dumps(r) + "\n"
         doctored.append(line)

@@ -30,6 +30,7 @@ COUNTS = {
     "position", "processes", "processes_needed", "random_patterns", "ranks_per_host_max",
     "ranks_per_host_min", "release21_partition", "weighted_partition", "repetition",
     "repetitions", "repetitions_minimum", "rows", "sample_count", "schema_version", "seed",
+    "ci95_coverage",  # a probability (0..1): the exact coverage of the median's interval
     "size_index", "steps_rank0", "ticks_min_sample", "time_units", "wrong_results",
 }
 
