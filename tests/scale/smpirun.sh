@@ -25,7 +25,11 @@ shift 2
 per_host=${MB_SCALE_PER_HOST:-1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mb-smpi.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+pid=""
+# Stopped (a test's timeout, scripts/scale.sh's): smpirun passes the signal on to the
+# simulator it started, so nothing outlives this script.
+trap 'rm -rf "$work"' EXIT
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait; rm -rf "$work"; exit 143' INT TERM
 # node-0 .. node-(N/per_host): each host named per_host times in a row.
 awk -v n="$np" -v k="$per_host" 'BEGIN { for (i = 0; i < n; i++) print "node-" int(i / k) }' \
     >"$work/hosts"
