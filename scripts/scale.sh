@@ -8,7 +8,8 @@
 # normal build is untouched), and runs IMB-MPI1, IMB-EXT, b_eff, the five Presta programs and
 # `mpibench run --quick` on the cluster of tests/scale/cluster.xml, one process per host
 # (MB_SCALE_PER_HOST=4: four per host). IMB-IO and b_eff_io are not run: SMPI's MPI-IO needs
-# simulated disks (docs/scale.md). Each suite's text and JSON go to DIR/<suite>.txt/.jsonl,
+# simulated disks (docs/scale.md). Each suite runs in DIR (its protocol files land there); its
+# text and JSON go to DIR/<suite>.txt/.jsonl,
 # DIR = MB_SCALE_OUT (default scale-results/P<P>x<per host>), with a line per suite: exit
 # status, host seconds, peak resident memory of the simulator.
 #   MB_SCALE_BUILD_DIR=DIR    the SMPI build directory (default build-smpi)
@@ -87,7 +88,7 @@ suite_args() {
     rma) echo "presta-rma -o 10 -c 2 -e 65536" ;;
     allred) echo "presta-allred 10 10 5" ;;
     globalop) echo "presta-globalop" ;;
-    run) echo "run --quick --output-dir $OUT/run" ;;
+    run) echo "run --quick --timeout 1000000 --output-dir $OUT/run" ;;
     *) return 1 ;;
     esac
 }
@@ -105,8 +106,8 @@ for s in $SUITES; do
     start=$(date +%s.%N)
     rc=0
     # shellcheck disable=SC2086 # one word per argument
-    MB_SCALE_PER_HOST=$PER_HOST MB_SCALE_RSS="$OUT/$s.rss" timeout "$LIMIT" \
-        "$launch" -np "$P" "$BIN" $args $json >"$OUT/$s.txt" 2>"$OUT/$s.err" || rc=$?
+    (cd "$OUT" && MB_SCALE_PER_HOST=$PER_HOST MB_SCALE_RSS="$OUT/$s.rss" timeout "$LIMIT" \
+        "$launch" -np "$P" "$BIN" $args $json >"$OUT/$s.txt" 2>"$OUT/$s.err") || rc=$?
     secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
     rss=$(cat "$OUT/$s.rss" 2>/dev/null || echo "?")
     printf '%-10s %6s %10s %12s\n' "$s" "$rc" "$secs" "$rss" | tee -a "$OUT/summary.txt"
