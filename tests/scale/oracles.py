@@ -10,6 +10,8 @@ so it takes 1 us + s / 12.5e9 s; inside a host it crosses the loopback, 0.1 us +
   com        Presta com's pair bandwidths at 1 MiB on 2 and 4 processes (every pair on its
              own hosts, no link shared): pairs x directions x s / (latency + s / bandwidth)
              in MB/s (10^6)
+  bcast      IMB-MPI1 Bcast at 1 MiB with SMPI's binomial tree on 4, 16 and 64 processes:
+             log2(P) x (latency + s / bandwidth), growing with log2(P)
 Prints one line per check and "N passed, N failed"; exit status 1 if any failed.
 
 usage: oracles.py --bin BUILD_SMPI_DIR [--only NAME]
@@ -36,9 +38,9 @@ def model_time(size, per_host):
     return LOOP_LAT + size / LOOP_BW
 
 
-def run(bindir, np, per_host, prog, args):
+def run(bindir, np, per_host, prog, args, cfg=""):
     with tempfile.TemporaryDirectory(prefix="mb-oracle-") as cwd:
-        env = dict(os.environ, MB_SCALE_PER_HOST=str(per_host))
+        env = dict(os.environ, MB_SCALE_PER_HOST=str(per_host), MB_SCALE_CFG=cfg)
         cmd = [LAUNCH, "-np", str(np), os.path.join(bindir, prog)] + args + ["--json", "r.jsonl"]
         p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
@@ -81,7 +83,26 @@ def com(bindir, results):
              r["bandwidth_mbs"], pairs * ways * size / model_time(size, 1) / 1e6, results)
 
 
-CHECKS = {"pingpong": pingpong, "com": com}
+def bcast(bindir, results):
+    # SMPI's binomial tree (its default Bcast, named here so that a change of default cannot
+    # pass unnoticed): a rendezvous-sized message leaves the root once per level, one after
+    # the other, and the deepest process receives it after log2(P) sequential transfers, so
+    # t = log2(P) x (latency + s / bandwidth) - logarithmic growth with P.
+    size = 1048576
+    for np in (4, 16, 64):
+        recs = run(bindir, np, 1, "IMB-MPI1",
+                   ["Bcast", "-npmin", str(np), "-iter", "10", "-msglog", "20:20"],
+                   cfg="--cfg=smpi/bcast:binomial_tree")
+        row = [r for r in recs if r.get("type") == "result" and r.get("benchmark") == "Bcast"
+               and r.get("bytes") == size and r.get("processes") == np]
+        if len(row) != 1:
+            raise RuntimeError(f"no Bcast row at {size} bytes on {np} processes")
+        levels = np.bit_length() - 1
+        near(f"Bcast (binomial tree) on {np} processes, {size} bytes, t_avg [usec]",
+             row[0]["t_avg_usec"], levels * model_time(size, 1) * 1e6, results)
+
+
+CHECKS = {"pingpong": pingpong, "com": com, "bcast": bcast}
 
 
 def main():

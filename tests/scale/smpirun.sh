@@ -11,6 +11,7 @@
 #   network/crosstraffic:0         no acknowledgement flows on the reverse links
 #   smpi/shared-malloc-blocksize   1 GiB: a shared payload buffer folds into few mappings
 #                                  (the default 1 MiB exceeds vm.max_map_count at 256 processes)
+# MB_SCALE_CFG='--cfg=...': more simulation settings (e.g. a collective's algorithm).
 # MB_SCALE_RSS=FILE: write the simulator's peak anonymous memory in MB to FILE (sampled every
 # second from /proc; the shared payload mappings are file-backed and not counted).
 set -eu
@@ -42,6 +43,7 @@ smpirun -np "$np" -platform "$here/cluster.xml" -hostfile "$work/hosts" \
     --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 \
     --cfg=network/crosstraffic:0 \
     --cfg=smpi/shared-malloc-blocksize:1073741824 \
+    ${MB_SCALE_CFG:-} \
     "$@" &
 pid=$!
 if [ -n "${MB_SCALE_RSS:-}" ]; then
