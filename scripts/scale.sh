@@ -3,6 +3,7 @@
 # The scale tier: every suite on P simulated processes (default 256) under SimGrid's SMPI
 # (docs/scale.md, docs/adr/smpi-build.md).
 #   scripts/scale.sh [P]
+#   scripts/scale.sh --ctest     build, then `ctest -L scale` in the SMPI build (CI)
 # Installs SimGrid (Debian libsimgrid-dev: smpicc, smpirun) as scripts/deps.sh installs the
 # other packages, builds mpibench with smpicc into its own build directory (MB_SMPI=ON; the
 # normal build is untouched), and runs IMB-MPI1, IMB-EXT, b_eff, the five Presta programs and
@@ -18,10 +19,16 @@
 #   MB_SCALE_SIZES=N          IMB's largest message 2^N bytes (default 12)
 #   MB_SCALE_TIMEOUT=SEC      host seconds per suite before it is stopped (default 3600)
 #   MB_WERROR=ON              warnings are errors
-# Exits 0 when every suite ended with status 0, 1 otherwise, 2 on bad arguments.
+# Exits 0 when every suite ended with status 0, 1 otherwise, 2 on bad arguments (--ctest:
+# ctest's status).
 set -eu
 cd "$(dirname "$0")/.."
 
+CTEST=0
+if [ "${1:-}" = "--ctest" ]; then
+    CTEST=1
+    shift
+fi
 P=${1:-256}
 case "$P" in
 '' | *[!0-9]*)
@@ -70,6 +77,10 @@ cmake -S . -B "$BUILD" -DCMAKE_C_COMPILER="$cc" -DMPI_C_COMPILER="$cc" -DMB_SMPI
     -DCMAKE_BUILD_TYPE=Release -DMB_WERROR="${MB_WERROR:-OFF}" >/dev/null
 cmake --build "$BUILD" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 echo "built $BUILD/mpibench with $cc"
+if [ "$CTEST" = 1 ]; then
+    cd "$BUILD"
+    exec ctest -L scale --output-on-failure
+fi
 
 # The simulator's command line: tests/scale/smpirun.sh (shared with the ctest label).
 mkdir -p "$OUT"

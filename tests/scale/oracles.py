@@ -84,8 +84,8 @@ def com(bindir, results):
 
 
 def bcast(bindir, results):
-    # SMPI's binomial tree (its default Bcast, named here so that a change of default cannot
-    # pass unnoticed): a rendezvous-sized message leaves the root once per level, one after
+    # SMPI's binomial tree (named over smpirun.sh's MPICH selector, which would take scatter
+    # and allgather for a long message): a rendezvous-sized message leaves the root once per level, one after
     # the other, and the deepest process receives it after log2(P) sequential transfers, so
     # t = log2(P) x (latency + s / bandwidth) - logarithmic growth with P.
     size = 1048576
