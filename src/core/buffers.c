@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef _DEFAULT_SOURCE /* SimGrid's smpicc has glibc's features.h define it already */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include "core/buffers.h"
 
 #include "core/error.h"
@@ -25,6 +27,25 @@ void mb_buf_free(void *p, size_t bytes)
         munmap(p, bytes ? bytes : 1);
 }
 
+#ifdef MB_SMPI
+/* The simulated build (scripts/scale.sh, docs/adr/smpi-build.md): thousands of simulated
+ * processes share one host process, so the malloc and MPI_Alloc_mem sources come from
+ * SimGrid's shared allocation - the same physical pages for every process, payloads SMPI does
+ * not copy. Their contents are therefore meaningless (--check has nothing to verify in this
+ * build); the mmap source stays private, for data that must arrive (b_eff's byte checks). */
+void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
+{
+    return src == MB_BUF_MMAP ? mb_buf_alloc(bytes) : SMPI_SHARED_MALLOC(bytes ? bytes : 1);
+}
+
+void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes)
+{
+    if (src == MB_BUF_MMAP)
+        mb_buf_free(p, bytes);
+    else if (p)
+        SMPI_SHARED_FREE(p);
+}
+#else
 /* MPI_Alloc_mem's errors go to MPI_COMM_WORLD's handler under MPI 3.1 and to MPI_COMM_SELF's
  * under MPI 4.0 (errors not tied to an object): both return errors for the call, then get
  * their handlers back, so that a refused allocation is a NULL like mmap's and never the
@@ -99,6 +120,7 @@ void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes)
         mb_buf_free(p, bytes);
     }
 }
+#endif /* MB_SMPI */
 
 void mb_fill_bytes(void *buf, size_t n, int rank, size_t first_index)
 {

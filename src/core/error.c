@@ -193,8 +193,11 @@ void mb_die(const char *fmt, ...)
      * removed also on error); the other processes clean theirs when the launcher signals them. */
     mb_last_rites();
     /* MPICH's hydra may kill the job on MPI_Abort before it has forwarded this rank's
-     * stderr: give the launcher a moment to pass the message on (error path only). */
-    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+     * stderr: give the launcher a moment to pass the message on (error path only). A named
+     * object rather than a compound literal: SimGrid's SMPI defines nanosleep as a macro, and a
+     * compound literal's braces split into several macro arguments (docs/adr/smpi-build.md). */
+    const struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
     if (initialized)
         MPI_Abort(MPI_COMM_WORLD, MB_EXIT_RUNTIME);
     abort();

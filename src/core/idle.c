@@ -56,8 +56,11 @@ void mb_idle_wait(struct mb_idle *w, const char *label)
          * CPU to those that measure (an oversubscribed node), and 1 ms is far below SEC. */
         for (done = 0; !done;) {
             MB_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-            if (!done)
-                nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+            if (!done) {
+                /* Named, not a compound literal: nanosleep may be a macro (SimGrid SMPI). */
+                const struct timespec pause = {0, 1000 * 1000};
+                nanosleep(&pause, NULL);
+            }
         }
         if (w->flag == 0)
             break;

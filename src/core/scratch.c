@@ -308,7 +308,9 @@ static void cleanup(struct registry *r, int patient)
                 continue;
             int waiting = unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY;
             for (int tries = 0; waiting && patient && tries < 50; tries++) {
-                nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+                /* Named, not a compound literal: nanosleep may be a macro (SimGrid SMPI). */
+                const struct timespec pause = {0, 100 * 1000 * 1000};
+                nanosleep(&pause, NULL);
                 waiting = unlink_slot(r, i) == MB_SCRATCH_FAILED && errno == ENOTEMPTY;
             }
             if (waiting && !patient)
@@ -761,6 +763,14 @@ static _Noreturn void janitor(struct registry *r, int fd)
 
 void mb_scratch_janitor_start(void)
 {
+#ifdef MB_SMPI
+    /* Under SimGrid's SMPI every simulated process is a thread of one host process: a janitor
+     * per process would fork the whole simulator thousands of times, and the pid it watches
+     * is the simulator's (docs/adr/smpi-build.md). The signal handlers and the normal end
+     * still clean up. */
+    (void)registry();
+    (void)janitor;
+#else
     struct registry *r = registry();
     int fds[2];
     pid_t pid;
@@ -781,6 +791,7 @@ void mb_scratch_janitor_start(void)
         return; /* no janitor: the signal handlers and the normal end still clean up */
     }
     r->janitor = pid; /* the write end stays open, unused, until this process ends */
+#endif
 }
 
 /* ---- salvage on interruption --------------------------------------------------------------- */

@@ -116,5 +116,12 @@ const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs)
     /* A phase that would measure nothing would fail (docs/adr/measured-nothing.md). */
     if (p->pair && nprocs < 2)
         return "needs at least 2 processes (a pair)";
+#ifdef MB_SMPI
+    /* SimGrid 3.32's MPI-IO opens files only on simulated disks, which the scale tier's
+     * cluster platform has none of, and aborts the whole simulation otherwise
+     * (docs/adr/smpi-build.md). */
+    if (p->io_flag)
+        return "MPI-IO is not simulated in the SimGrid SMPI build";
+#endif
     return NULL;
 }

@@ -182,11 +182,15 @@ def summary_headlines(text):
     return out
 
 
-def ran_on(np):
+IO_PHASES = ("b_eff_io", "IMB-IO")
+
+
+def ran_on(np, no_io=False):
     """The phases that run on np processes: Presta's need pairs (an even count), IMB-EXT's
-    Unidir two processes (on one it would measure nothing)."""
+    Unidir two processes (on one it would measure nothing); no_io (the SimGrid SMPI build):
+    not the MPI-IO phases."""
     return [p for p in PHASES if not (p in ("com", "laten") and np % 2 == 1) and
-            not (p == "IMB-EXT" and np == 1)]
+            not (p == "IMB-EXT" and np == 1) and not (no_io and p in IO_PHASES)]
 
 
 def seconds(clock):
@@ -199,13 +203,17 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     odd = opts.np % 2 == 1
     # One line per phase, in order, with the plan's estimates: the phase's own, and all that is
     # left - the sum of the estimates of the phases not yet run, never a projection of how fast
-    # the earlier phases went.
+    # the earlier phases went. --no-io (the SimGrid SMPI build): the MPI-IO phases are listed as
+    # skipped.
     estimates = {}
     for i, prog in enumerate(PHASES):
         m = re.search(rf"^\[{i + 1}/7\] (.*)$", proc.stdout, re.M)
         check(m, f"no progress line for phase {i + 1}/7 ({prog})")
-        skipped = prog not in ran_on(opts.np)
-        check(("skipped, needs " in m.group(1)) == skipped,
+        no_io = opts.no_io and prog in IO_PHASES
+        skipped = prog not in ran_on(opts.np, opts.no_io)
+        check(("skipped, needs " in m.group(1)) == (skipped and not no_io),
+              f"phase {prog}: {m.group(1)}")
+        check(("skipped, MPI-IO is not simulated" in m.group(1)) == no_io,
               f"phase {prog}: {m.group(1)}")
         if not skipped:
             t = re.search(r"\(elapsed \d+:\d\d; this phase about (\d+:\d\d), all left about "
@@ -218,7 +226,7 @@ def check_run(opts, cwd, proc, outdir, progress=None):
         check(abs(left - plan) <= len(ran_est) - k,
               f"{list(estimates)[k]}: 'all left about {left} s', the plan says {plan} s")
     check(open(os.path.join(out, "run.txt")).read() == proc.stdout, "run.txt differs from stdout")
-    ran = ran_on(opts.np)
+    ran = ran_on(opts.np, opts.no_io)
     # summary.txt: each phase's seconds beside the plan's estimate.
     summary = open(os.path.join(out, "summary.txt")).read()
     for i, p in enumerate(PHASES):
@@ -292,7 +300,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
               (value is None or abs(nums[label] - value) <= 0.005 + 1e-9 * abs(value)),
               f"summary.txt {label} = {nums[label]}, the records say {value}")
         check(value is None or (value > 0 and value == value), f"{label} = {value}")
-    check(nums["b_eff"] is not None and nums["b_eff_io"] is not None, "b_eff or b_eff_io missing")
+    check(nums["b_eff"] is not None, "b_eff missing")
+    check((nums["b_eff_io"] is None) == opts.no_io, f"b_eff_io headline {nums['b_eff_io']}")
     check((nums["PingPong latency"] is None) == (opts.np == 1), "PingPong headline")
     # On one process b_eff's messages and Allreduce stay in the process: the headlines say so.
     for label, caveat in (("b_eff", "one process: messages to itself, no network"),
@@ -307,12 +316,15 @@ def check_run(opts, cwd, proc, outdir, progress=None):
                 set() if odd else {"presta_bandwidth"})
     if opts.np == 1:  # no pairs: PingPong and Unidir are skipped
         want -= {"pt2pt_latency", "pt2pt_bandwidth"}
+    if opts.no_io:
+        want -= {"beffio_write", "beffio_rewrite", "beffio_read", "imb_io_bandwidth"}
     check(want <= drawn, f"plots missing: {sorted(want - drawn)} (drawn: {sorted(drawn)})")
     check(result["plots"] == "drawn", f"job_result plots = {result['plots']}")
     for name in drawn:
         check_png(os.path.join(out, "plots", name + ".png"))
         check_svg(os.path.join(out, "plots", name + ".svg"))
-    check_beffio_axis(os.path.join(out, "plots"))
+    if not opts.no_io:
+        check_beffio_axis(os.path.join(out, "plots"))
     how = check_html(os.path.join(out, "index.html"), nums)
     return recs, f"{len(recs)} records, {len(drawn)} plots, html checked {how}"
 
@@ -457,6 +469,8 @@ def main():
     ap.add_argument("--second", action="store_true")
     ap.add_argument("--tools", action="store_true",
                     help="compare and plot on the one run (--second: on two runs)")
+    ap.add_argument("--no-io", action="store_true",
+                    help="the MPI-IO phases are skipped (mpibench built for SimGrid SMPI)")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     opts.args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args

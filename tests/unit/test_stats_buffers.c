@@ -23,6 +23,12 @@ int main(void)
         const double w[] = {1e9 + 1, 1e9 + 2, 1e9 + 3};
         EXPECT(fabs(mb_stats_of(w, 3).stddev - sqrt(2.0 / 3.0)) < 1e-6);
     }
+    {
+        /* Equal values average to themselves, not an ulp above (0.1 + 0.1 + 0.1 rounds up). */
+        const double e[] = {0.1, 0.1, 0.1};
+        s = mb_stats_of(e, 3);
+        EXPECT(s.min <= s.mean && s.mean <= s.max);
+    }
 
     /* The spread of K samples: quartiles by linear interpolation (R's and numpy's default),
      * and the median's 95 % interval from order statistics, against Le Boudec's Table A.1
