@@ -95,8 +95,8 @@ void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *
     mb_jobj_figure(&o, "b_eff_mb_per_sec", a->beff / 1e6, rep_beff, (size_t)a->nrep, 1, 1e-6,
                    r->cfg->common.raw_samples);
     mb_jobj_num(&o, "b_eff_per_process_mb_per_sec", a->beff / 1e6 / n);
-    mb_jobj_figure(&o, "b_eff_at_lmax_mb_per_sec", a->beff_lmax / 1e6, rep_lmax,
-                   (size_t)a->nrep, 1, 1e-6, r->cfg->common.raw_samples);
+    mb_jobj_figure(&o, "b_eff_at_lmax_mb_per_sec", a->beff_lmax / 1e6, rep_lmax, (size_t)a->nrep, 1,
+                   1e-6, r->cfg->common.raw_samples);
     mb_jobj_sample_count(&o, (size_t)a->nrep);
     mb_jobj_num(&o, "b_eff_at_lmax_per_process_mb_per_sec", a->beff_lmax / 1e6 / n);
     mb_jobj_num(&o, "rings_at_lmax_mb_per_sec", a->ring_lmax / 1e6);
