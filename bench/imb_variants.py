@@ -14,11 +14,11 @@ Usage: imb_variants.py ROUNDS BENCH,BENCH,... LENGTHS_FILE NAME=BINARY[:ARGS] ..
          single="build-openmpi/IMB-MPI1:-thread_level single"
   MPIEXEC sets the launcher (default "mpiexec --oversubscribe"; MPICH: mpiexec.mpich).
 """
-import os
 import re
 import statistics
-import subprocess
 import sys
+
+import alternate
 
 ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)(?:\s+([\d.]+))?")
 
@@ -44,26 +44,12 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     rounds, benches, lengths = int(sys.argv[1]), sys.argv[2].split(","), sys.argv[3]
-    variants = []
-    for spec in sys.argv[4:]:
-        name, _, rest = spec.partition("=")
-        binary, _, args = rest.partition(":")
-        variants.append((name, binary, args.split()))
-    launcher = os.environ.get("MPIEXEC", "mpiexec --oversubscribe").split()
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    res = {}
-    for r in range(rounds):
-        k = r % len(variants)
-        for name, binary, args in variants[k:] + variants[:k]:
-            cmd = (["chrt", "-f", "1"] + launcher + ["-np", "2", binary] + benches +
-                   ["-msglen", lengths] + args)
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
-            if out.returncode != 0:
-                print(f"exit {out.returncode}: {' '.join(cmd)}\n{out.stderr[-1500:]}",
-                      file=sys.stderr)
-                return 1
-            for key, t in times(out.stdout).items():
-                res.setdefault(key, {}).setdefault(name, []).append(t)
+    variants = alternate.parse(sys.argv[4:])
+    res = alternate.run(rounds, variants,
+                        lambda binary, args: [binary] + benches + ["-msglen", lengths] + args,
+                        times)
+    if res is None:
+        return 1
     names = [v[0] for v in variants]
     print("%-14s %9s " % ("benchmark", "bytes") + " ".join("%12s" % n for n in names) +
           "   ratio " + names[0] + " / each")

@@ -14,13 +14,18 @@ Usage: presta_variants.py ROUNDS "COM ARGS" NAME=BINARY[:ARGS] ...
          com=$ORIG/presta12-openmpi/com mb=build-openmpi/com
   MPIEXEC sets the launcher (default "mpiexec --oversubscribe"; MPICH: mpiexec.mpich).
 """
-import os
 import re
 import statistics
-import subprocess
 import sys
 
+import alternate
+
 ROW = re.compile(r"^\s+(Unidirectional|Bidirectional)\s+\d+\s+(\d+)\s+\S+\s+([\d.]+)", re.M)
+
+
+def cells(text):
+    """(direction, bytes) -> time per operation of one run's text."""
+    return {(m.group(1), int(m.group(2))): float(m.group(3)) for m in ROW.finditer(text)}
 
 
 def main():
@@ -28,26 +33,10 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     rounds, com_args = int(sys.argv[1]), sys.argv[2].split()
-    variants = []
-    for spec in sys.argv[3:]:
-        name, _, rest = spec.partition("=")
-        binary, _, args = rest.partition(":")
-        variants.append((name, binary, args.split()))
-    launcher = os.environ.get("MPIEXEC", "mpiexec --oversubscribe").split()
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    res = {}
-    for r in range(rounds):
-        k = r % len(variants)
-        for name, binary, args in variants[k:] + variants[:k]:
-            cmd = ["chrt", "-f", "1"] + launcher + ["-np", "2", binary] + com_args + args
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
-            if out.returncode != 0:
-                print("failed (%d): %s\n%s" % (out.returncode, " ".join(cmd), out.stderr[-2000:]),
-                      file=sys.stderr)
-                return 1
-            for m in ROW.finditer(out.stdout):
-                res.setdefault((m.group(1), int(m.group(2))), {}).setdefault(name, []).append(
-                    float(m.group(3)))
+    variants = alternate.parse(sys.argv[3:])
+    res = alternate.run(rounds, variants, lambda binary, args: [binary] + com_args + args, cells)
+    if res is None:
+        return 1
     names = [v[0] for v in variants]
     print("%-15s %8s " % ("direction", "bytes") + " ".join("%10s" % n for n in names) +
           "".join("  %s/%s" % (names[0], n) for n in names[1:]))
