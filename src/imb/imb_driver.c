@@ -687,6 +687,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .selftest = cfg->common.selftest,
                                 .failure = &r->fail};
     extent(r, lens, nlen);
+    if (b->setup_first)
+        setup(r, 1);
     ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
     r->a.sbuf = sregion;
     r->a.rbuf = rregion;
@@ -705,7 +707,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
             mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * (size_t)(3 + r->k) * sizeof(double));
         mb_imb_text_block(&ctx->out, &r->blk);
     }
-    setup(r, ok);
+    if (!b->setup_first)
+        setup(r, ok);
     stop = io_stopped(r); /* IMB-IO: a file that could not be made */
     warm = warmup_demand(r, warm_x);
     if (!stop && ok && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
@@ -729,7 +732,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         else
             stop = run_length(r, lens, counts, k, tally);
     }
-    teardown(r, ok);
+    teardown(r, ok || b->setup_first);
     if (r->a.info != MPI_INFO_NULL)
         MB_MPI(MPI_Info_free(&r->a.info));
     free(r->gathered);

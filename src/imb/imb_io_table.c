@@ -14,8 +14,8 @@
 #define IO_ROW(label, cls_, exact, file_, rsplit)                                                  \
     .name = label, .cls = cls_, .exact_procs = exact, .time_scale = 1, .bw_factor = 1,             \
     .elem_size = 1, .sbuf = {1, 0, 1}, .rbuf = {1, 0, rsplit}, .file = file_,                      \
-    .setup = mb_imb_io_setup, .teardown = mb_imb_io_teardown, .prepare = mb_imb_io_prepare,        \
-    .reset = mb_imb_io_reset
+    .setup = mb_imb_io_setup, .setup_first = 1, .teardown = mb_imb_io_teardown,                    \
+    .prepare = mb_imb_io_prepare, .reset = mb_imb_io_reset
 
 /* A blocking write and its non-blocking twin (start, wait; one_by_one for split collectives). */
 #define WRITE(label, cls, exact, file, tiled, shptr, fn, chk, rsplit)                              \
@@ -107,6 +107,7 @@ static const struct mb_imb_bench io_benchmarks[] = {
      .sizeless = 1,
      .file = MB_IMB_SHARED_FILE,
      .setup = mb_imb_io_setup,
+     .setup_first = 1,
      .teardown = mb_imb_io_teardown,
      .kernel = mb_imb_io_open_close,
      .check = mb_imb_io_check_none},
