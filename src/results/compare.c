@@ -26,6 +26,7 @@ struct measure {
     char key[200];
     const char *unit;
     int higher_better;
+    int file_io; /* judged by the file-I/O threshold */
     struct side s;
 };
 
@@ -114,6 +115,7 @@ static void figure(struct measures *ms, const json_t *o, const struct mb_record_
     mb_rs_index_set(ms->index, m->key, (long long)(ms->n - 1));
     m->unit = f->unit;
     m->higher_better = f->better == MB_RT_HIGHER;
+    m->file_io = mb_rt_file_io(o, t);
     m->s.value = v * scale;
     m->s.k = mb_rec_int(o, "sample_count", 1);
     m->s.median = m->s.lo = m->s.hi = NAN;
@@ -206,7 +208,8 @@ static void decide(struct mb_comparison *cmp, struct pair *q)
 {
     const struct measure *x = q->b, *y = q->c;
     const int hb = x->higher_better;
-    const double limit = 1 + cmp->opts.threshold_pct / 100, noise = 1 + cmp->opts.noise_pct / 100;
+    const double pct = x->file_io ? cmp->opts.io_threshold_pct : cmp->opts.threshold_pct;
+    const double limit = 1 + pct / 100, noise = 1 + cmp->opts.noise_pct / 100;
     const int both_ci = x->s.k > 1 && y->s.k > 1 && isfinite(x->s.lo) && isfinite(x->s.hi) &&
                         isfinite(y->s.lo) && isfinite(y->s.hi);
     const double *xs = cmp->b.pool + x->s.samples, *ys = cmp->c.pool + y->s.samples;
@@ -436,8 +439,10 @@ void mb_compare_text(const struct mb_comparison *c, FILE *out)
                        "# a change counts when it is significant (Mann-Whitney U test, two-sided, "
                        "alpha %g, where both rows carry their samples; else disjoint 95 %% "
                        "intervals of the median; else, for single samples, beyond the noise "
-                       "band of %g %%) and worse or better than the threshold of %g %%\n",
-                       MB_COMPARE_ALPHA, c->opts.noise_pct, c->opts.threshold_pct);
+                       "band of %g %%) and worse or better than the threshold of %g %% (file "
+                       "I/O: %g %%)\n",
+                       MB_COMPARE_ALPHA, c->opts.noise_pct, c->opts.threshold_pct,
+                       c->opts.io_threshold_pct);
     mb_fprintf_escaped(out,
                        "# ratio > 1: the new run is worse (time new/base, bandwidth base/new); "
                        "values are medians where both rows have them\n");
@@ -525,6 +530,7 @@ void mb_compare_json(const struct mb_comparison *c, FILE *out)
         json_object_set_new(o, "measurement", jstr(key_of(q)));
         json_object_set_new(o, "unit", jstr(m->unit));
         json_object_set_new(o, "better", json_string(m->higher_better ? "higher" : "lower"));
+        json_object_set_new(o, "file_io", json_boolean(m->file_io));
         json_object_set_new(o, "verdict", json_string(verdict_json[q->verdict]));
         json_object_set_new(o, "base",
                             q->b ? side_json(&q->b->s, q->c ? q->vb : NAN) : json_null());
@@ -548,6 +554,7 @@ void mb_compare_json(const struct mb_comparison *c, FILE *out)
     json_object_set_new(s, "base", jstr(c->base_path));
     json_object_set_new(s, "new", jstr(c->new_path));
     json_object_set_new(s, "threshold_percent", json_real(c->opts.threshold_pct));
+    json_object_set_new(s, "io_threshold_percent", json_real(c->opts.io_threshold_pct));
     json_object_set_new(s, "noise_percent", json_real(c->opts.noise_pct));
     json_object_set_new(s, "alpha", json_real(MB_COMPARE_ALPHA));
     json_object_set_new(s, "compared", json_integer((json_int_t)compared(c)));
@@ -580,9 +587,9 @@ char *mb_compare_html(const struct mb_comparison *c)
     fputs("</code>: ", f);
     mb_html_text(f, sum);
     fprintf(f,
-            ". Ratio &gt; 1: the new run is worse; threshold %g %%, noise band of single "
-            "samples %g %%, U test at alpha %g.</p>\n",
-            c->opts.threshold_pct, c->opts.noise_pct, MB_COMPARE_ALPHA);
+            ". Ratio &gt; 1: the new run is worse; threshold %g %% (file I/O %g %%), noise band "
+            "of single samples %g %%, U test at alpha %g.</p>\n",
+            c->opts.threshold_pct, c->opts.io_threshold_pct, c->opts.noise_pct, MB_COMPARE_ALPHA);
     fputs("<table id=\"comparison\">\n<tr><th>ratio</th><th>interval</th><th>base</th>"
           "<th>new</th><th>unit</th><th>verdict</th><th>test</th><th>measurement</th></tr>\n",
           f);

@@ -131,6 +131,7 @@ const struct mb_record_type mb_record_types[] = {
                 .join = {"beff_pattern", "pattern", IS("role", "info")}}}},
     {.type = "beff_pattern", .written_by = "b_eff", .name = {STR("", "label", "")}},
     {.type = "beffio_result",
+     .file_io = HAS("type"),
      .written_by = "b_eff_io",
      .name = {PROCS},
      /* Each definition under its own name (docs/adr/program-beffio-headline.md): a file of
@@ -169,6 +170,7 @@ const struct mb_record_type mb_record_types[] = {
                     .notes = {{IS_NOT("definition", "release21"), ", 0.25/0.25/0.5 weighted value"},
                               {NOT_TRUE("valid"), ", too short to be valid"}}}}},
     {.type = "beffio_type",
+     .file_io = HAS("type"),
      .written_by = "b_eff_io",
      .name = {STR(" ", "access", ""), STR(" ", "pattern_type", ""), PROCS},
      .figures = {{.name = "b_eff_io",
@@ -176,6 +178,7 @@ const struct mb_record_type mb_record_types[] = {
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER}}},
     {.type = "beffio_pattern",
+     .file_io = HAS("type"),
      .written_by = "b_eff_io",
      .name = {STR("", "pattern_type", ""), PROCS},
      .at = {STR(" ", "access", ""), INT(", partition ", "partition", ""),
@@ -183,8 +186,9 @@ const struct mb_record_type mb_record_types[] = {
      /* b_eff_io paper Fig. 2: per access method, bandwidth per chunk size of each type. */
      .plots = {BEFFIO_PLOT("beffio_write", "write"), BEFFIO_PLOT("beffio_rewrite", "rewrite"),
                BEFFIO_PLOT("beffio_read", "read")}},
-    {.type = "beffio_partition", .written_by = "b_eff_io", .name = {PROCS}},
+    {.type = "beffio_partition", .file_io = HAS("type"), .written_by = "b_eff_io", .name = {PROCS}},
     {.type = "result",
+     .file_io = IS("suite", "IMB-IO"),
      .written_by = "IMB-MPI1, IMB-EXT, IMB-IO",
      .name = {STR("", "suite", " "), FLAG("multi", "Multi-"), STR("", "benchmark", ""),
               STR_IF(" ", "mode", ""), PROCS},
@@ -360,6 +364,11 @@ int mb_rt_holds(const json_t *o, const struct mb_rt_cond *when)
         if (!mb_rt_holds_one(o, &when[i]))
             return 0;
     return 1;
+}
+
+int mb_rt_file_io(const json_t *o, const struct mb_record_type *t)
+{
+    return t->file_io.field && mb_rt_holds_one(o, &t->file_io);
 }
 
 void mb_rt_text(char *buf, size_t len, const json_t *o, const struct mb_rt_part *parts)

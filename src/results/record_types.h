@@ -159,6 +159,11 @@ struct mb_record_type {
     const char *type;       /* the record's "type" */
     const char *written_by; /* the suites that write it (documentation) */
     int provenance;         /* where the results come from (host, date): never compared */
+    /* The records that measure file I/O (the condition holds; none when it names no field):
+     * their run-to-run noise is the file system's and its cache's, larger than that of
+     * communication, so compare judges them by its file-I/O threshold
+     * (docs/adr/compare-significance.md). */
+    struct mb_rt_cond file_io;
     struct mb_rt_part name[MB_RT_PARTS]; /* what is measured: the series of a plot */
     struct mb_rt_part at[MB_RT_PARTS];   /* where: size, group, repetition */
     struct mb_rt_figure figures[MB_RT_FIGURES];
@@ -173,6 +178,9 @@ extern const size_t mb_rt_page_count;
 
 /* The row of o's "type", or NULL for a type no row describes. */
 const struct mb_record_type *mb_rt_of(const json_t *o);
+
+/* 1 when o is a record of t that measures file I/O (t->file_io). */
+int mb_rt_file_io(const json_t *o, const struct mb_record_type *t);
 
 /* 1 when every condition of the list holds for o. */
 int mb_rt_holds(const json_t *o, const struct mb_rt_cond *when);

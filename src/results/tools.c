@@ -224,7 +224,11 @@ static const char compare_help[] =
     "Prints the rows that changed, worst first, the rows found in one file only, and a\n"
     "summary line. Exit status 0: nothing regressed; 1: something did; 2: bad input, or the\n"
     "files have nothing in common.\n\n"
-    "  -t, --threshold PCT   the smallest change that counts, in percent (default %g)\n"
+    "  -t, --threshold PCT   the smallest change that counts, in percent (default %g; also\n"
+    "                        of file I/O unless --io-threshold is given)\n"
+    "      --io-threshold PCT\n"
+    "                        the same for file I/O (IMB-IO, b_eff_io), whose run-to-run\n"
+    "                        noise is larger (default %g)\n"
     "  -n, --noise PCT       rows of one sample: the run-to-run noise band, in percent\n"
     "                        (default %g)\n"
     "  -a, --all             print every row, also the unchanged ones\n"
@@ -276,22 +280,27 @@ static FILE *json_out(const char *path, char **inputs, struct mb_files *files)
 static int compare_usage(void)
 {
     char text[sizeof compare_help + 64];
-    snprintf(text, sizeof text, compare_help, MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_NOISE_PCT);
+    snprintf(text, sizeof text, compare_help, MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_IO_THRESHOLD_PCT,
+             MB_COMPARE_NOISE_PCT);
     return help("compare", text);
 }
 
 static int compare_main(int argc, char **argv)
 {
-    enum { OPT_HTML = 1000 };
-    static const struct option longs[] = {{"threshold", required_argument, NULL, 't'},
-                                          {"noise", required_argument, NULL, 'n'},
-                                          {"all", no_argument, NULL, 'a'},
-                                          {"json", required_argument, NULL, 'j'},
-                                          {"html", required_argument, NULL, OPT_HTML},
-                                          {"force", no_argument, NULL, 'f'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {0, 0, 0, 0}};
-    struct mb_compare_opts opts = {MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_NOISE_PCT, 0};
+    enum { OPT_HTML = 1000, OPT_IO_THRESHOLD };
+    static const struct option longs[] = {
+        {"threshold", required_argument, NULL, 't'},
+        {"io-threshold", required_argument, NULL, OPT_IO_THRESHOLD},
+        {"noise", required_argument, NULL, 'n'},
+        {"all", no_argument, NULL, 'a'},
+        {"json", required_argument, NULL, 'j'},
+        {"html", required_argument, NULL, OPT_HTML},
+        {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    struct mb_compare_opts opts = {MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_IO_THRESHOLD_PCT,
+                                   MB_COMPARE_NOISE_PCT, 0};
+    int threshold_given = 0, io_threshold_given = 0;
     struct runs runs = {0};
     struct mb_files files = {0};
     struct mb_comparison *cmp = NULL;
@@ -307,6 +316,11 @@ static int compare_main(int argc, char **argv)
         if (c == 't') {
             if (percent("--threshold", optarg, &opts.threshold_pct) != 0)
                 return MB_EXIT_USAGE;
+            threshold_given = 1;
+        } else if (c == OPT_IO_THRESHOLD) {
+            if (percent("--io-threshold", optarg, &opts.io_threshold_pct) != 0)
+                return MB_EXIT_USAGE;
+            io_threshold_given = 1;
         } else if (c == 'n') {
             if (percent("--noise", optarg, &opts.noise_pct) != 0)
                 return MB_EXIT_USAGE;
@@ -327,6 +341,10 @@ static int compare_main(int argc, char **argv)
                                argv[optind - 1]);
         }
     }
+    /* One --threshold for every row, as a user of a quiet machine expects; --io-threshold
+     * sets file I/O's apart. */
+    if (threshold_given && !io_threshold_given)
+        opts.io_threshold_pct = opts.threshold_pct;
     if (argc - optind != 2)
         return usage_error("compare",
                            "expected 2 results files (BASE NEW), got %d; try "

@@ -99,23 +99,41 @@ def case_status(e):
     e.status(0, "compare", "--noise", "250", "plain_base.jsonl", "plain_slow.jsonl")
     # Intervals of the median: 1 KiB 1.5x slower, intervals apart; 64 KiB 3 % slower,
     # intervals overlap.
-    p = e.status(1, "compare", "ci_base.jsonl", "ci_slow.jsonl")
+    p = e.status(1, "compare", "--threshold", "10", "ci_base.jsonl", "ci_slow.jsonl")
     rows = table(p.stdout)
     check(rows == [("REGRESSED", PP1K, "CI apart")], f"{p.cmd}: {rows}")
     check(re.search(r"^ +1\.500 \[1\.4\d\d, 1\.5\d\d\] ", p.stdout, re.M),
           f"{p.cmd}: no ratio 1.500 with its interval:\n{p.stdout}")
     # Raw samples: the U test (9 against 9 without ties: exact, p = 2/C(18,9)).
-    p = e.status(1, "compare", "samples_base.jsonl", "samples_slow.jsonl")
+    p = e.status(1, "compare", "--threshold", "10", "samples_base.jsonl", "samples_slow.jsonl")
     rows = table(p.stdout)
     check(rows[0][:2] == ("REGRESSED", PP1K) and rows[0][2] == "U p=4.1e-05" and
           sum(r[0] == "REGRESSED" for r in rows) == 1, f"{p.cmd}: {rows}")
-    p = e.status(1, "compare", "--all", "samples_base.jsonl", "samples_slow.jsonl")
+    p = e.status(1, "compare", "--threshold", "10", "--all", "samples_base.jsonl",
+                 "samples_slow.jsonl")
     rows = dict((r[1], r) for r in table(p.stdout))
     check(rows["IMB-MPI1 PingPong, 2 procs, 0 bytes"][0] == "unchanged" and
           rows["IMB-MPI1 PingPong, 2 procs, 0 bytes"][2].startswith("U p=") and
           float(rows["IMB-MPI1 PingPong, 2 procs, 0 bytes"][2][4:]) > 0.05,
           f"{p.cmd}: interleaved samples called significant: {rows}")
     e.status(0, "compare", "--threshold", "60", "samples_base.jsonl", "samples_slow.jsonl")
+    # File I/O (IMB-IO): the same 1.5x with intervals apart is within the default file-I/O
+    # threshold (100 %), beyond --threshold 10 (which then holds for file I/O too), within
+    # --threshold 10 --io-threshold 60, and beyond --io-threshold 40 alone.
+    for args, want in (([], 0), (["--threshold", "10"], 1),
+                       (["--threshold", "10", "--io-threshold", "60"], 0),
+                       (["--io-threshold", "40"], 1)):
+        p = e.status(want, "compare", *args, "io_base.jsonl", "io_slow.jsonl")
+        check(summary(p.stdout)[1] == want, f"{p.cmd}: {summary(p.stdout)}")
+    p = e.status(0, "compare", "--json", "-", "io_base.jsonl", "io_slow.jsonl")
+    recs = [json.loads(x) for x in p.stdout.splitlines()]
+    check(all(r["file_io"] for r in recs if r["type"] == "compare_row") and
+          recs[-1]["io_threshold_percent"] > recs[-1]["threshold_percent"],
+          f"{p.cmd}: file_io or io_threshold_percent wrong: {recs}")
+    p = e.status(1, "compare", "--json", "-", "--threshold", "10", "ci_base.jsonl", "ci_slow.jsonl")
+    recs = [json.loads(x) for x in p.stdout.splitlines()]
+    check(not any(r["file_io"] for r in recs if r["type"] == "compare_row") and
+          recs[-1]["io_threshold_percent"] == 10, f"{p.cmd}: {recs}")
     # Bad input: status 2, one message, nothing on stdout.
     with open(os.path.join(e.cwd, "text.jsonl"), "w") as f:
         f.write("IMB-MPI1 PingPong\n")
@@ -127,6 +145,7 @@ def case_status(e):
                       (["plain_base.jsonl", "other.jsonl"], "no measurement of"),
                       (["--threshold", "x", "a", "b"], "invalid value 'x' for --threshold"),
                       (["--noise", "-1", "a", "b"], "invalid value '-1' for --noise"),
+                      (["--io-threshold", "1e9", "a", "b"], "invalid value '1e9' for --io-threshold"),
                       (["--json", "", "a", "b"], "invalid value '' for --json"),
                       (["--force", "a", "b"], "--force needs --html DIR"),
                       (["--json", "plain_base.jsonl", "plain_base.jsonl", "plain_slow.jsonl"],
