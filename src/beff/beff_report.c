@@ -5,6 +5,7 @@
 #include "beff/beff_report.h"
 
 #include "core/error.h"
+#include "core/stats.h"
 #include "core/suite.h"
 
 #include <math.h>
@@ -133,6 +134,19 @@ void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int
                   a->beff / 1e6, n);
         mb_printf(o, "                               ( = %10.3f MByte/s  * %d processes)\n",
                   a->beff / 1e6 / n, n);
+        /* --spread: b_eff's samples are its repetitions (docs/adr/samples.md); each one's value
+         * is the 3rd path's, as the JSON's b_eff_mb_per_sec_samples. */
+        if (r->cfg->common.spread && a->nrep > 1) {
+            double v[MB_BEFF_REPS_MAX];
+            struct mb_spread m;
+            for (int j = 0; j < a->nrep; j++)
+                v[j] = a->geo_r[(size_t)j * (MB_BEFF_SIZES + 1) + MB_BEFF_AVG].final / 1e6;
+            m = mb_spread_of(v, (size_t)a->nrep);
+            mb_printf(o,
+                      "Median over the %d repetitions: b_eff = %.3f MByte/s, 95 %% interval "
+                      "%.3f .. %.3f\n",
+                      a->nrep, m.median, m.ci_low, m.ci_high);
+        }
         mb_printf(o, "Latency: %8.3f microsec\n\n", a->latency * 1e6);
         mb_printf(o, "Lmax: %5s\n", lmax);
         mb_printf(o, "b_eff at Lmax: %10.3f MByte/s on %d processes\n", a->beff_lmax / 1e6, n);

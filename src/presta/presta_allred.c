@@ -116,8 +116,19 @@ static void print_samples(const struct mb_out *out, const char *title, const dou
     mb_printf(out, "  stddev/mean : %f\n", m.sd / m.mean);
 }
 
+/* allred's samples are its own ([total samples]): each sample's Allreduce time is its op loop
+ * less its compute loop, per operation (usec), whose mean over the samples is op_mean. */
+static double *op_samples_usec(const struct allred_state *st, const double *loop, const double *op)
+{
+    double *each = mb_xmalloc((size_t)st->nsamples * sizeof *each);
+    for (long i = 0; i < st->nsamples; i++)
+        each[i] = (op[i] - loop[i]) / (double)st->inner * 1e6;
+    return each;
+}
+
 static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st, const double *loop,
-                        const double *op, double between, double tick, double op_mean, int raw)
+                        const double *op, const double *each, double between, double tick,
+                        double op_mean, int raw)
 {
     struct mb_jobj o;
 
@@ -132,16 +143,8 @@ static void allred_json(const struct mb_ctx *ctx, const struct allred_state *st,
     mb_jarray_nums(&o, "op_samples_sec", op, (size_t)st->nsamples, 1, 1.0);
     mb_jobj_num(&o, "wtick_sec", tick);
     mb_jobj_num(&o, "time_between_allreduce_usec", between * 1e6);
-    /* allred's samples are its own ([total samples]): each sample's Allreduce time is its op
-     * loop less its compute loop, per operation, whose mean over the samples is op_mean. */
-    {
-        double *each = mb_xmalloc((size_t)st->nsamples * sizeof *each);
-        for (long i = 0; i < st->nsamples; i++)
-            each[i] = (op[i] - loop[i]) / (double)st->inner * 1e6;
-        mb_jobj_figure(&o, "op_mean_usec", op_mean * 1e6, each, (size_t)st->nsamples, 1, 1.0, raw);
-        mb_jobj_sample_count(&o, (size_t)st->nsamples);
-        free(each);
-    }
+    mb_jobj_figure(&o, "op_mean_usec", op_mean * 1e6, each, (size_t)st->nsamples, 1, 1.0, raw);
+    mb_jobj_sample_count(&o, (size_t)st->nsamples);
     mb_jobj_write(&o, ctx->json);
 }
 
@@ -182,6 +185,7 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
         const struct mb_out *out = &ctx->out;
         const struct moments ml = moments_of(loop, st.nsamples), mo = moments_of(op, st.nsamples);
         const double op_mean = (mo.sum - ml.sum) / ((double)st.nsamples * (double)st.inner);
+        double *each = op_samples_usec(&st, loop, op);
         const double tick = MPI_Wtick();
         struct mb_timing tm = mb_timing_make(mb_sync_none());
         double between;
@@ -203,9 +207,18 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
         mb_printf(out, "  Ticks per Compute Loop     : %11.0f\n", ml.mean / tick);
         mb_printf(out, "  Mean Op Loop Time          : %11.3f us\n", mo.mean * 1e6);
         mb_printf(out, "  Ticks per Op Loop          : %11.0f\n\n", mo.mean / tick);
-        mb_printf(out, "  Op mean                    : %11.3f us\n\n", op_mean * 1e6);
+        mb_printf(out, "  Op mean                    : %11.3f us\n", op_mean * 1e6);
+        /* --spread: the median op time over the samples and its 95 % interval. */
+        if (cfg->common.spread && st.nsamples > 1) {
+            const struct mb_spread m = mb_spread_of(each, n);
+            mb_printf(out,
+                      "  Op median                  : %11.3f us, 95 %% interval %.3f .. %.3f us\n",
+                      m.median, m.ci_low, m.ci_high);
+        }
+        mb_printf(out, "\n");
         mb_flush(out);
-        allred_json(ctx, &st, loop, op, between, tick, op_mean, cfg->common.raw_samples);
+        allred_json(ctx, &st, loop, op, each, between, tick, op_mean, cfg->common.raw_samples);
+        free(each);
     }
     tally->rows = 2 * (long long)n;
     tally->defects = defects;

@@ -139,10 +139,20 @@ struct gop_times {
     double sum, min, max;
 };
 
+/* each: the k samples' times summed over the w processes (gop_json's figure samples);
+ * spread: --spread, a line with their median and its 95 % interval per task after the average
+ * (two more decimals than the section's: a sample is a k-th of the loop). */
 static void gop_print(const struct mb_out *out, const struct gop_section *s, struct gop_times t,
-                      int w)
+                      int w, const double *each, long k, int spread)
 {
     mb_printf(out, "Average %s time per task is %7.*f\n", s->name, s->precision, t.sum / w);
+    if (spread && k > 1) {
+        const struct mb_spread m = mb_spread_strided(each, (size_t)k, 1, 1.0 / w);
+        const int d = s->precision + 2;
+        mb_printf(out,
+                  "Median %s time per task over %ld samples is %.*f, 95 %% interval %.*f .. %.*f\n",
+                  s->name, k, d, m.median, d, m.ci_low, d, m.ci_high);
+    }
     if (s->minmax) {
         mb_printf(out, "Minimum %s time was %7.*f\n", s->name, s->precision, t.min);
         mb_printf(out, "Maximum %s time was %7.*f\n", s->name, s->precision, t.max);
@@ -234,7 +244,7 @@ static int globalop_run(const struct mb_ctx *ctx, const struct mb_config *cfg,
             MB_MPI(MPI_Reduce(&bad, &wrong, 1, MPI_LONG_LONG, MPI_SUM, 0, ctx->world));
             mb_watchdog_disarm(ctx->wd);
             if (ctx->rank == 0) {
-                gop_print(&ctx->out, s, t, ctx->size);
+                gop_print(&ctx->out, s, t, ctx->size, each, nk, cfg->common.spread);
                 if (wrong > 0)
                     mb_printf(&ctx->out, "*** result check: %lld wrong values in the %s loop\n",
                               wrong, s->name);

@@ -8,13 +8,16 @@ must have F_median, F_q1, F_q3, F_ci95_low and F_ci95_high with q1 <= median <= 
 ci95_low <= median <= ci95_high, "ci95_coverage" the exact binomial coverage of the interval for
 that count, and with --raw F_samples: K numbers whose median, quartiles (type 7) and order
 statistics are the ones given. With a count of 1 no spread field may be there. With --spread-text
-the text rows (IMB, Presta com/laten/rma) must end in the median and interval of the JSON.
+the text rows (IMB, Presta com/laten/rma) must end in the median and interval of the JSON; with
+--spread-line each record's text (allred, globalop, b_eff) must have a line "..., 95 % interval
+LOW .. HIGH" with the JSON's median and interval, in the records' order.
 
 Usage: samples_check.py --mpiexec CMD --np N --bin PATH [--k K] [--raw] --types T,... -- ARGS
 """
 import json
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -108,6 +111,27 @@ def check_spread_text(run, records, types, schema):
               f"text spread {got} is not the JSON's {want}")
 
 
+def check_spread_line(run, records, types, schema):
+    """--spread where a figure is a line, not a table row (allred's Op mean, globalop's average
+    per section, b_eff's value): one "MEDIAN [unit], 95 % interval LOW .. HIGH" line per record
+    that has a median, in the records' order, with the JSON's numbers as printed."""
+    pat = re.compile(r"(\d+\.\d+)(?: [A-Za-z/]+)?, 95 % interval (\d+\.\d+) \.\. (\d+\.\d+)")
+    lines = [m.groups() for m in map(pat.search, run.stdout.splitlines()) if m]
+    rows = []
+    for r in records:
+        if r["type"] in types:
+            f = next((f for f in figures_of(schema, r["type"]) if f + "_median" in r), None)
+            if f:
+                rows.append((r, f))
+    check(rows and len(lines) == len(rows),
+          f"{len(lines)} text lines with a median and interval, {len(rows)} JSON records with one")
+    for words, (r, f) in zip(lines, rows):
+        want = [r[f + s] for s in ("_median", "_ci95_low", "_ci95_high")]
+        for w_text, w in zip(words, want):
+            tol = 0.6 * 10.0 ** -len(w_text.split(".")[1])
+            check(abs(float(w_text) - w) <= tol, f"text spread {words} is not the JSON's {want}")
+
+
 def check_run(run):
     o = run.opts
     with open(o.schema) as f:
@@ -136,6 +160,8 @@ def check_run(run):
         fail(f"no record of type {', '.join(missing)}")
     if o.spread_text:
         check_spread_text(run, records, types, schema)
+    if o.spread_line:
+        check_spread_line(run, records, types, schema)
     return f"{sum(counted.values())} records carry their samples (K = {o.k}), {spread} with spread"
 
 
@@ -148,4 +174,6 @@ if __name__ == "__main__":
     ap.add_argument("--allow-prefix", help="files the run may leave: names starting so")
     ap.add_argument("--json-name", default="s.jsonl", help="the --json file of the run")
     ap.add_argument("--spread-text", action="store_true", help="check the --spread columns")
+    ap.add_argument("--spread-line", action="store_true",
+                    help="check the --spread lines (allred, globalop, b_eff)")
     sys.exit(mbcheck.main(check_run, ap))
