@@ -125,9 +125,11 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         mb_printf(out, "%*d", COL, r->group);
     if (r->status == MB_ROW_SKIP_MEMORY) {
         /* IMB's three decimals, rounded up (but not by a rounding error): a need below 1 MB
-         * must not advise "-mem 0.000". */
+         * must not advise "-mem 0.000". A need of nothing prints 0.000, not the -0.000 that
+         * ceil gives for a tiny negative. */
+        const double x = ceil(r->needed_gb * 1000.0 - 1e-6) / 1000.0;
         mb_printf(out, "%*lld out-of-mem.; needed X=%8.3f GB; use flag \"-mem X\"\n", COL, r->bytes,
-                  ceil(r->needed_gb * 1000.0 - 1e-6) / 1000.0);
+                  x > 0 ? x : 0.0);
     } else if (r->status == MB_ROW_SKIP_INT) {
         mb_printf(out, "%*lld int-overflow.; counts or displacements exceed the MPI int range\n",
                   COL, r->bytes);
