@@ -32,7 +32,9 @@ parser(doc, *, fragments=False, files=True) -> argparse.ArgumentParser
                                         the files it made) in DIR, for --from-run
       --from-run DIR                    check the run that another test kept in DIR, which
                                         must have the same command, instead of starting one
-                                        (tests whose runs are identical start it once)
+                                        (tests whose runs are identical start it once; main()
+                                        honours both; the run is checked in a new directory,
+                                        so only for runs whose output names no path in it)
     P is a regular expression searched for with re.M, or with fragments=True a plain string.
     With files=True also:
       --prefix-args 'A B'               arguments before ARGS (e.g. mpibench's subcommand)
