@@ -33,7 +33,7 @@ RUNS = [
      r"^#    mpibench \S+: IMB-IO \(MPI-IO part\), following the IMB 3\.1 methodology$"),
     ("b_eff", ["--memory", "1", "--random", "3", "--repetitions", "2", "--max-looplength", "20"],
      r"^mpibench \S+ b_eff, following the b_eff 3\.6 methodology, "),
-    ("b_eff_io", ["-MB", "16", "-T", "4"],
+    ("b_eff_io", ["-MB", "16", "-T", "2"],
      r"^b_eff_io \(mpibench \S+\), following the rules of b_eff_io release 2\.1$"),
     ("com", ["-o", "5", "-b", "32", "-e", "1024"],
      r"^# mpibench \S+: presta-com, following the Presta 1\.2 com methodology$"),

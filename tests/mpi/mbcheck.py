@@ -28,6 +28,13 @@ parser(doc, *, fragments=False, files=True) -> argparse.ArgumentParser
       --stderr P                        stderr must contain P
       --stdout P                        stdout must contain P (repeatable: every P)
       -- ARGS                           the program's arguments (Run.args)
+      --save-run DIR                    keep the run (command, exit status, stdout, stderr,
+                                        the files it made) in DIR, for --from-run
+      --from-run DIR                    check the run that another test kept in DIR, which
+                                        must have the same command, instead of starting one
+                                        (tests whose runs are identical start it once; main()
+                                        honours both; the run is checked in a new directory,
+                                        so only for runs whose output names no path in it)
     P is a regular expression searched for with re.M, or with fragments=True a plain string.
     With files=True also:
       --prefix-args 'A B'               arguments before ARGS (e.g. mpibench's subcommand)
@@ -71,6 +78,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -249,6 +257,11 @@ def parser(doc, *, fragments=False, files=True):
                         help="PATH=BYTES: a created file's exact size (repeatable)")
         ap.add_argument("--data-at", action="append", default=[],
                         help="PATH=OFFSET: data (not 8 zero bytes) at OFFSET of a created file")
+    ap.add_argument("--save-run", metavar="DIR",
+                    help="keep the run in DIR for a test that checks the same run (--from-run)")
+    ap.add_argument("--from-run", metavar="DIR",
+                    help="check the run kept in DIR (--save-run, same command) instead of "
+                         "starting one")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="-- the program's arguments")
     return ap
 
@@ -310,6 +323,38 @@ class Run:
         self.elapsed = time.monotonic() - start
         self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
 
+    def save(self, keep):
+        """Keep the run in keep/ (run.json and the new files under files/) for --from-run."""
+        files = os.path.join(keep, "files")
+        os.makedirs(files)
+        for p in self.new_files():
+            src, dst = self.path(p), os.path.join(files, p)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, dst, symlinks=True)
+            else:
+                shutil.copy2(src, dst, follow_symlinks=False)
+        saved = {"cmd": self.cmd, "returncode": self.returncode, "stdout": self.stdout,
+                 "stderr": self.stderr, "elapsed": self.elapsed}
+        # Written last: a kept directory without run.json is a run that did not finish.
+        with open(os.path.join(keep, "run.json"), "w") as f:
+            json.dump(saved, f)
+
+    def load(self, keep):
+        """The run another test kept in keep/ (--save-run) in place of execute()."""
+        create_files(self.cwd, getattr(self.opts, "file", []))
+        self._before = listing(self.cwd)
+        try:
+            with open(os.path.join(keep, "run.json")) as f:
+                saved = json.load(f)
+        except OSError as e:
+            fail(f"no run kept in {keep} ({e.strerror}): the test that keeps it did not finish it")
+        if saved["cmd"] != self.cmd:
+            fail(f"the kept run's command {shlex.join(saved['cmd'])} is not this test's")
+        shutil.copytree(os.path.join(keep, "files"), self.cwd, symlinks=True, dirs_exist_ok=True)
+        self.returncode, self.stdout = saved["returncode"], saved["stdout"]
+        self.stderr, self.elapsed = saved["stderr"], saved["elapsed"]
+
     def check_streams(self):
         opts = self.opts
         if self.returncode != opts.status and not peer_died_in_copy(opts.status, self):
@@ -351,7 +396,14 @@ def main(check_fn, ap, *, append_args=(), tmp_prefix="mb-check-"):
     with tempfile.TemporaryDirectory(prefix=tmp_prefix) as cwd:
         run = Run(opts, cwd, append_args)
         try:
-            run.execute()
+            if opts.from_run:
+                run.load(opts.from_run)
+            else:
+                if opts.save_run:
+                    shutil.rmtree(opts.save_run, ignore_errors=True)
+                run.execute()
+                if opts.save_run:
+                    run.save(opts.save_run)
             run.check_streams()
             detail = check_fn(run)
             if hasattr(opts, "creates"):
