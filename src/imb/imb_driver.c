@@ -741,6 +741,14 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .selftest = cfg->common.selftest,
                                 .failure = &r->fail};
     extent(r, lens, nlen);
+    if (b->setup_first && !whole && b->io.read && r->mode != MB_IMB_NON_AGGREGATE) {
+        /* IMB 3.1 writes a read benchmark's file through its send buffer, grown to 1 MiB, and
+         * then frees that buffer (IMB_init_file.c lines 300-319, IMB_del_s_buf); the setup
+         * below writes through a 1 MiB chunk of its own, so the kept send buffer goes first. */
+        mb_buf_free_from(mb_imb_buf_source(c), pool->s, pool->scap);
+        pool->s = NULL;
+        pool->scap = 0;
+    }
     if (b->setup_first)
         setup(r, 1);
     block_need(r, lens, nlen, warm_x, &smax, &rmax);
