@@ -6,7 +6,8 @@ median time per benchmark and length of every variant, and its ratio to the firs
 The first variant is the reference (IMB 3.1 built by bench/originals/build.sh, outside this
 checkout); the others are mpibench with options to compare (docs/adr/imb-thread-level.md and
 docs/adr/program-imb-buffers.md were measured so). Times: t of PingPong/PingPing, t_avg of the
-other tables. Needs root or CAP_SYS_NICE for chrt; 2 processes, so one per core here.
+other tables; IMB-EXT's two modes are rows of their own ("Accumulate aggregate"). Needs root
+or CAP_SYS_NICE for chrt; 2 processes, so one per core here.
 
 Usage: imb_variants.py ROUNDS BENCH,BENCH,... LENGTHS_FILE NAME=BINARY[:ARGS] ...
   e.g. imb_variants.py 5 PingPong,Alltoall lengths \\
@@ -25,17 +26,21 @@ ROW = re.compile(r"^\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)(?:\s+([\d.]+))?")
 
 def times(text):
     """(benchmark, length) -> t of one run's text."""
-    out, bench = {}, None
+    out, bench, mode = {}, None, ""
     for line in text.splitlines():
         m = re.match(r"# Benchmarking (\S+)", line)
         if m:
-            bench = m.group(1)
+            bench, mode = m.group(1), ""
+            continue
+        m = re.match(r"#\s+MODE: (\S+)", line)
+        if m:
+            mode = " " + m.group(1).lower()
             continue
         m = ROW.match(line)
         if m and bench:
             cols = [float(x) for x in m.groups()[2:] if x]
             single = bench in ("PingPong", "PingPing") or len(cols) < 3
-            out[(bench, int(m.group(1)))] = cols[0] if single else cols[2]
+            out[(bench + mode, int(m.group(1)))] = cols[0] if single else cols[2]
     return out
 
 
@@ -51,11 +56,11 @@ def main():
     if res is None:
         return 1
     names = [v[0] for v in variants]
-    print("%-14s %9s " % ("benchmark", "bytes") + " ".join("%12s" % n for n in names) +
+    print("%-24s %9s " % ("benchmark", "bytes") + " ".join("%12s" % n for n in names) +
           "   ratio " + names[0] + " / each")
     for (bench, length), d in res.items():
         med = [statistics.median(d[n]) if n in d else float("nan") for n in names]
-        print("%-14s %9d " % (bench, length) + " ".join("%12.2f" % m for m in med) + "   " +
+        print("%-24s %9d " % (bench, length) + " ".join("%12.2f" % m for m in med) + "   " +
               " ".join("%5.2f" % (med[0] / m if m else 0) for m in med[1:]))
     return 0
 

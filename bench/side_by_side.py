@@ -487,7 +487,12 @@ def presta_json(prog, recs):
         elif r["type"] == "presta_allred":
             rows[("Op mean", 2, 0, "us")] = (r["op_mean_usec"], "t", None)
         elif r["type"] == "presta_globalop":
-            vals.setdefault(r["section"], []).append(r["avg_sec"])
+            # globalop.c prints seconds per loop of 4096 operations with %7.2f (the work loop
+            # %7.4f): MPICH's barrier loop, 2-6 ms, prints as 0.00 or 0.01. mpibench's value is
+            # rounded alike, so that 0.002 s meets the original's 0.00 (no ratio) rather than
+            # its 0.01 (a ratio of 5).
+            places = 4 if r["section"] == "work" else 2
+            vals.setdefault(r["section"], []).append(round(r["avg_sec"], places))
     for sec, v in vals.items():
         rows[(sec, 2, 0, "avg")] = (statistics.median(v), "t", None)
     return rows

@@ -67,6 +67,9 @@ struct mb_imb_config {
     /* IMB-EXT -win_scope: a window per message length or one per block
      * (docs/adr/program-ext-window-per-length.md). */
     int win_scope;
+    /* -buf_scope run|block: message buffers kept from block to block and grown per length, as
+     * IMB 3.1 keeps them, or allocated per block (docs/adr/program-imb-buffer-lifetime.md). */
+    int buf_scope;
     /* Intel IMB 2019-2021's options (docs/adr/imb-2021-options.md). -msglog [min:]max: the
      * standard lengths 0 and 2^min .. 2^max instead of 2^0 .. 2^maxmsglog. */
     int msglog_given, msglog_min, msglog_max;
@@ -106,6 +109,13 @@ enum { MB_IMB_WIN_DISP_ZERO = 0, MB_IMB_WIN_DISP_SECTIONS = 1 };
  * IMB_close_transfer, called per length from IMB_mem_manager.c and IMB.c; guide 5.2.3.1 "a
  * window of size X"); BLOCK: one window over the block's largest buffers serves every length. */
 enum { MB_IMB_WIN_SCOPE_LENGTH = 0, MB_IMB_WIN_SCOPE_BLOCK = 1 };
+
+/* -buf_scope values. RUN: a process's message buffers live from its first block to the end of
+ * the run and grow when a length needs more, the smaller one freed before the larger one is
+ * allocated (IMB 3.1 IMB_alloc_buf, called per length from IMB_init_buffers_iter; freed in
+ * IMB_free_all); BLOCK: each block allocates buffers for its largest length and frees them
+ * after its last. */
+enum { MB_IMB_BUF_SCOPE_RUN = 0, MB_IMB_BUF_SCOPE_BLOCK = 1 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
 {

@@ -529,40 +529,87 @@ static struct mb_imb_demand warmup_demand(const struct block_run *r, long long w
         r->f->warmups);
 }
 
-/* Message-buffer regions large enough for every length that fits the cap, and for the
- * warm-up when it fits too (it runs only then), from the family's source (-alloc): a refused
- * MPI_Alloc_mem is a NULL like a refused mmap, and takes the same all-or-nobody path. */
-static int allocate(struct block_run *r, const long long *lens, size_t nlen, long long warm_x,
-                    char **sregion, char **rregion, size_t *sbytes, size_t *rbytes)
+/* What the block's buffers must hold: every length that fits the cap, and the warm-up when it
+ * fits too (it runs only then). */
+static void block_need(const struct block_run *r, const long long *lens, size_t nlen,
+                       long long warm_x, size_t *smax, size_t *rmax)
 {
-    size_t smax = 0, rmax = 0;
-    int ok;
-
+    *smax = *rmax = 0;
     for (size_t k = 0; k <= nlen; k++) {
         struct mb_imb_demand d = k < nlen ? mb_imb_demand(r->b, lens[k], r->g.q, mb_imb_cfg(r->cfg),
                                                           r->cfg->common.check)
                                           : warmup_demand(r, warm_x);
         if (!mb_imb_runnable(&d, mb_imb_cfg(r->cfg)))
             continue;
-        if (d.sregion > smax)
-            smax = d.sregion;
-        if (d.rregion > rmax)
-            rmax = d.rregion;
+        if (d.sregion > *smax)
+            *smax = d.sregion;
+        if (d.rregion > *rmax)
+            *rmax = d.rregion;
     }
-    *sregion = mb_buf_alloc_from(mb_imb_buf_source(mb_imb_cfg(r->cfg)), smax);
-    *rregion = mb_buf_alloc_from(mb_imb_buf_source(mb_imb_cfg(r->cfg)), rmax);
-    *sbytes = smax;
-    *rbytes = rmax;
-    ok = *sregion && *rregion;
+}
+
+/* Whether length x runs within the cap (and the int range). */
+static int first_runs(const struct block_run *r, long long x)
+{
+    const struct mb_imb_demand d =
+        mb_imb_demand(r->b, x, r->g.q, mb_imb_cfg(r->cfg), r->cfg->common.check);
+    return !d.int_overflow && mb_imb_runnable(&d, mb_imb_cfg(r->cfg));
+}
+
+/* Touches every page of the buffers once, with valid floats for the reductions (guide 5.2.5). */
+static void fill(const struct block_run *r, char *s, size_t sbytes, char *rb, size_t rbytes)
+{
+    if (s)
+        mb_fill_floats((float *)(void *)s, sbytes / sizeof(float), r->a.rank, 0);
+    if (rb)
+        memset(rb, 0, rbytes);
+}
+
+/* One buffer of the pool at least want bytes long: a buffer that holds it stays; otherwise the
+ * old one is freed before the new one is allocated, as IMB 3.1's IMB_alloc_buf does (the
+ * order decides where the allocator puts the new one). Returns whether it grew. */
+static int grow(enum mb_buf_source src, char **p, size_t *cap, size_t want)
+{
+    if (want == 0)
+        want = 1;
+    if (*p && *cap >= want)
+        return 0;
+    mb_buf_free_from(src, *p, *cap);
+    *p = mb_buf_alloc_from(src, want);
+    *cap = *p ? want : 0;
+    return 1;
+}
+
+/* The pool's buffers at least sbytes and rbytes long (send side first, as IMB_alloc_buf), from
+ * the family's source (-alloc), the new ones filled; the block's arguments then point at them.
+ * A refused MPI_Alloc_mem is a NULL like a refused mmap, and takes the same all-or-nobody
+ * path: collective over the block's active processes, so called by each of them alike. */
+static int reserve(struct block_run *r, struct mb_imb_pool *pool, size_t sbytes, size_t rbytes)
+{
+    const enum mb_buf_source src = mb_imb_buf_source(mb_imb_cfg(r->cfg));
+    int ok;
+
+    if (grow(src, &pool->s, &pool->scap, sbytes))
+        fill(r, pool->s, pool->scap, NULL, 0);
+    if (grow(src, &pool->r, &pool->rcap, rbytes))
+        fill(r, NULL, 0, pool->r, pool->rcap);
+    ok = pool->s && pool->r;
     /* All or nobody: a process that could not allocate must not leave the others waiting. */
     MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->g.active));
-    if (ok) {
-        /* Touch every page once, with valid floats for the reductions (guide 5.2.5). */
-        mb_fill_floats((float *)(void *)*sregion, smax / sizeof(float), r->a.rank, 0);
-        memset(*rregion, 0, rmax);
-    }
-    r->blk.mem_bytes = smax + rmax;
+    r->a.sbuf = pool->s;
+    r->a.rbuf = pool->r;
+    r->a.sregion = pool->scap;
+    r->a.rregion = pool->rcap;
     return ok;
+}
+
+void mb_imb_pool_free(struct mb_imb_pool *pool, const struct mb_config *cfg)
+{
+    const enum mb_buf_source src = mb_imb_buf_source(mb_imb_cfg(cfg));
+
+    mb_buf_free_from(src, pool->s, pool->scap);
+    mb_buf_free_from(src, pool->r, pool->rcap);
+    *pool = (struct mb_imb_pool){0};
 }
 
 /* -prime on (not in IMB 3.1; off by default, docs/adr/prime.md). Buffer warm-up: untimed
@@ -647,8 +694,15 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
     size_t nlen = mb_imb_lengths(b, c, lens);
     long *counts = mb_xcalloc(nlen ? nlen : 1, sizeof *counts); /* -time: 0 = not run */
-    char *sregion, *rregion;
-    size_t sbytes, rbytes;
+    struct mb_imb_pool own = {0};
+    /* -buf_scope block: the block's own buffers, for its largest length, freed after it; also
+     * when a buffer must not move within the block - the block's window serves every length
+     * (-win_scope block), or -prime fills the largest length's before the first. */
+    const int whole = c->buf_scope == MB_IMB_BUF_SCOPE_BLOCK ||
+                      c->win_scope == MB_IMB_WIN_SCOPE_BLOCK || c->prime || !plan->pool;
+    struct mb_imb_pool *pool =
+        c->buf_scope == MB_IMB_BUF_SCOPE_BLOCK || !plan->pool ? &own : plan->pool;
+    size_t smax, rmax, sfirst = 0, rfirst = 0;
     struct mb_imb_demand warm;
     int ok, stop;
 
@@ -687,13 +741,29 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .selftest = cfg->common.selftest,
                                 .failure = &r->fail};
     extent(r, lens, nlen);
+    if (b->setup_first && !whole && b->io.read && r->mode != MB_IMB_NON_AGGREGATE) {
+        /* IMB 3.1 writes a read benchmark's file through its send buffer, grown to 1 MiB, and
+         * then frees that buffer (IMB_init_file.c lines 300-319, IMB_del_s_buf); the setup
+         * below writes through a 1 MiB chunk of its own, so the kept send buffer goes first. */
+        mb_buf_free_from(mb_imb_buf_source(c), pool->s, pool->scap);
+        pool->s = NULL;
+        pool->scap = 0;
+    }
     if (b->setup_first)
         setup(r, 1);
-    ok = allocate(r, lens, nlen, warm_x, &sregion, &rregion, &sbytes, &rbytes);
-    r->a.sbuf = sregion;
-    r->a.rbuf = rregion;
-    r->a.sregion = sbytes;
-    r->a.rregion = rbytes;
+    block_need(r, lens, nlen, warm_x, &smax, &rmax);
+    r->blk.mem_bytes = smax + rmax;
+    if (!whole) {
+        /* -buf_scope run: what the warm-up and the first length that runs need now, each
+         * later length grows the buffers before its window (IMB 3.1 IMB_init_buffers_iter). */
+        size_t k = 0;
+        while (k + 1 < nlen && !first_runs(r, lens[k]))
+            k++;
+        block_need(r, lens, nlen ? k + 1 : 0, warm_x, &sfirst, &rfirst);
+    }
+    ok = reserve(r, pool, whole ? smax : sfirst, whole ? rmax : rfirst);
+    if (ok)
+        fill(r, r->a.sbuf, r->a.sregion, r->a.rbuf, r->a.rregion);
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
     /* No row has more samples than repetitions: the most of the block's lengths bounds what
@@ -727,7 +797,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         set_length(r, lens[k]);
         if (r->d.int_overflow)
             skip_row(r, lens[k], MB_ROW_SKIP_INT, tally);
-        else if (!ok || !mb_imb_runnable(&r->d, c))
+        else if (!ok || !mb_imb_runnable(&r->d, c) ||
+                 !(ok = reserve(r, pool, r->d.sregion, r->d.rregion)))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
             stop = run_length(r, lens, counts, k, tally);
@@ -739,8 +810,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     free(r->kept);
     free(r->a.counts);
     free(r->a.displs);
-    mb_buf_free_from(mb_imb_buf_source(c), sregion, sbytes);
-    mb_buf_free_from(mb_imb_buf_source(c), rregion, rbytes);
+    if (pool == &own)
+        mb_imb_pool_free(&own, cfg);
     free(counts);
     free(lens);
 }

@@ -16,6 +16,16 @@ struct mb_imb_tally {
     char why[1024];
 };
 
+/* The message buffers a process keeps from block to block under -buf_scope run (the default;
+ * docs/adr/program-imb-buffer-lifetime.md): IMB 3.1 allocates them once and only grows them
+ * (IMB_mem_manager.c, IMB_alloc_buf), freeing the smaller one first, and frees them at the end
+ * of the run (IMB_free_all). Zeroed = empty; mb_imb_pool_free releases them. */
+struct mb_imb_pool {
+    char *s, *r;
+    size_t scap, rcap;
+};
+void mb_imb_pool_free(struct mb_imb_pool *pool, const struct mb_config *cfg);
+
 /* Collective over ctx->world: runs one block of the plan on every rank (idle ranks wait in
  * MPI_Barrier), prints and records its rows on rank 0. An IMB-IO block whose I/O failed stops
  * after the length it was in (no row for it) and sets tally->failed on every rank. */

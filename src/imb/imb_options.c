@@ -619,7 +619,46 @@ static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
         .parse = parse_alloc, .show = show_alloc, .help_default = help_alloc                       \
     }
 
-static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW};
+/* ---- -buf_scope run|block (docs/adr/program-imb-buffer-lifetime.md) -------------------- */
+
+/* IMB 3.1 keeps its message buffers for the whole run: IMB_alloc_buf (IMB_mem_manager.c) frees
+ * and reallocates them only when a length needs more, and IMB_free_all frees them at the end.
+ * What the program allocated and freed before decides where the library's own temporary
+ * buffers land (glibc moves its mmap threshold up when a mapped block is freed): the
+ * program's lifetime is the default, "block" allocates per block as mpibench did. */
+static int parse_buf_scope(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "run") == 0)
+        settings(cfg)->buf_scope = MB_IMB_BUF_SCOPE_RUN;
+    else if (strcmp(value, "block") == 0)
+        settings(cfg)->buf_scope = MB_IMB_BUF_SCOPE_BLOCK;
+    else
+        return mb_usage(err, "invalid value '%s' for -buf_scope: expected run or block", value);
+    return 0;
+}
+
+static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (mb_imb_cfg(cfg)->buf_scope == MB_IMB_BUF_SCOPE_BLOCK)
+        snprintf(buf, len,
+                 "block (each benchmark allocates buffers for its largest length and "
+                 "frees them after it)");
+    else
+        snprintf(buf, len,
+                 "run (buffers kept from benchmark to benchmark, grown when a length "
+                 "needs more, freed at the end)");
+}
+
+#define BUF_SCOPE_ROW                                                                              \
+    {                                                                                              \
+        .name = "-buf_scope", .kind = MB_OPT_CUSTOM, .offset = IMB(buf_scope),                     \
+        .metavar = "run|block",                                                                    \
+        .help = "message buffers: run = kept from benchmark to benchmark and grown per length "    \
+                "(default, as IMB 3.1 ran), block = allocated per benchmark",                      \
+        .parse = parse_buf_scope, .show = show_buf_scope                                           \
+    }
+
+static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW, BUF_SCOPE_ROW};
 static const struct mb_option_set mpi1_alloc_set = {
     mpi1_alloc_options, sizeof mpi1_alloc_options / sizeof mpi1_alloc_options[0], 0};
 
@@ -746,6 +785,7 @@ static const struct mb_option ext_options[] = {
      .parse = parse_info,
      .show = show_info},
     ALLOC_ROW,
+    BUF_SCOPE_ROW,
 };
 static const struct mb_option_set ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};
@@ -820,6 +860,7 @@ static const struct mb_option io_options[] = {
      .show = show_cpu_secs,
      .help_default = help_cpu_secs},
     ALLOC_ROW,
+    BUF_SCOPE_ROW,
 };
 static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
                                             0};

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct mb_imb_cpu;
+struct mb_imb_pool;
 
 /* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
 #define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
@@ -30,9 +31,10 @@ struct mb_imb_plan {
     const struct mb_imb_family *family;
     struct mb_imb_item *items;
     size_t n;
-    int *order;             /* position -> world rank (-map) */
-    int *position;          /* world rank -> position */
-    struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
+    int *order;               /* position -> world rank (-map) */
+    int *position;            /* world rank -> position */
+    struct mb_imb_cpu *cpu;   /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
+    struct mb_imb_pool *pool; /* the buffers kept from block to block (-buf_scope run) */
 };
 
 /* Repetitions for message length x (guide 5.2.8): MSGSPERSAMPLE for x = 0, else

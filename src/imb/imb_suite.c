@@ -30,10 +30,12 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     struct mb_imb_plan plan;
     struct mb_imb_tally t = {0};
     struct mb_imb_cpu cpu;
+    struct mb_imb_pool pool = {0};
     struct mb_scratch_signals signals;
     const int io = mb_imb_family(c)->io;
 
     mb_imb_plan_build(&plan, cfg);
+    plan.pool = &pool;
     if (needs_cpu(&plan)) {
         /* Every process calibrates its own CPU_Exploit (guide 4.2.5.1, initialize = 1): a
          * measurement of t_CPU itself, which --timeout bounds like the others. */
@@ -57,6 +59,9 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     /* A block whose I/O failed ends the run (every rank knows it): a full disk stays full. */
     for (size_t i = 0; i < plan.n && !t.failed; i++)
         mb_imb_run_block(ctx, cfg, &plan, &plan.items[i], &t);
+    /* The buffers the blocks kept (-buf_scope run) go at the end of the run, as IMB 3.1's
+     * IMB_free_all frees them. */
+    mb_imb_pool_free(&pool, cfg);
     if (io) {
         /* A benchmark's file outlives its aggregate block (imb_io.c); when the non-aggregate
          * block could not allocate its buffers it had no teardown, and the file goes here
