@@ -48,6 +48,10 @@ struct mb_imb_config {
     double cpu_secs; /* -t_cpu (--cpu-secs); 0 = TARGET_CPU_SECS */
     /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
+    /* IMB-IO -io_buffers grow|block: buffers grown per length and kept from benchmark to
+     * benchmark as IMB 3.1's program keeps them (0), or allocated per block (1;
+     * docs/adr/program-imb-io-buffers.md). */
+    int io_buffers;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
      * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/adr/imb-warm-up.md). */
     int warm_up_each;
@@ -106,6 +110,12 @@ enum { MB_IMB_WIN_DISP_ZERO = 0, MB_IMB_WIN_DISP_SECTIONS = 1 };
  * IMB_close_transfer, called per length from IMB_mem_manager.c and IMB.c; guide 5.2.3.1 "a
  * window of size X"); BLOCK: one window over the block's largest buffers serves every length. */
 enum { MB_IMB_WIN_SCOPE_LENGTH = 0, MB_IMB_WIN_SCOPE_BLOCK = 1 };
+
+/* IMB-IO -io_buffers values. GROW: one send and one receive buffer per process for the run,
+ * grown per length, the send buffer freed after a read benchmark's file content (IMB 3.1
+ * IMB_mem_manager.c, IMB_init_file.c); BLOCK: each block allocates its buffers for its largest
+ * length after its file and frees them at its end. */
+enum { MB_IMB_IO_BUFFERS_GROW = 0, MB_IMB_IO_BUFFERS_BLOCK = 1 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
 {

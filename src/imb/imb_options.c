@@ -776,6 +776,35 @@ static void help_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
     snprintf(buf, len, "%g", MB_IMB_TARGET_CPU_SECS);
 }
 
+/* -io_buffers grow|block (docs/adr/program-imb-io-buffers.md): IMB 3.1's program keeps one
+ * send and one receive buffer per process for the whole run, grown per length and never
+ * shrunk, and frees the send buffer after writing a read benchmark's file
+ * (IMB_mem_manager.c, IMB_alloc_buf; IMB_init_file.c, IMB_del_s_buf); the guide says nothing
+ * of their lifetime. Where the library's allocator places them follows from that sequence,
+ * and a read's speed from where its buffer starts in a page. */
+static int parse_io_buffers(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "grow") == 0)
+        settings(cfg)->io_buffers = MB_IMB_IO_BUFFERS_GROW;
+    else if (strcmp(value, "block") == 0)
+        settings(cfg)->io_buffers = MB_IMB_IO_BUFFERS_BLOCK;
+    else
+        return mb_usage(err, "invalid value '%s' for -io_buffers: expected grow or block", value);
+    return 0;
+}
+
+static void show_io_buffers(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (mb_imb_cfg(cfg)->io_buffers == MB_IMB_IO_BUFFERS_BLOCK)
+        snprintf(buf, len,
+                 "block (each block allocates its buffers for its largest length and frees "
+                 "them at its end)");
+    else
+        snprintf(buf, len,
+                 "grow (one send and one receive buffer per process, grown per length and kept "
+                 "from benchmark to benchmark; default, as IMB 3.1)");
+}
+
 static const struct mb_option io_options[] = {
     {.name = "--dir",
      .kind = MB_OPT_STRING,
@@ -820,6 +849,14 @@ static const struct mb_option io_options[] = {
      .show = show_cpu_secs,
      .help_default = help_cpu_secs},
     ALLOC_ROW,
+    {.name = "-io_buffers",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(io_buffers),
+     .metavar = "grow|block",
+     .help = "the message buffers' lifetime: grow = grown per length and kept from benchmark to "
+             "benchmark (default, as IMB 3.1 ran), block = allocated and freed per block",
+     .parse = parse_io_buffers,
+     .show = show_io_buffers},
 };
 static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
                                             0};

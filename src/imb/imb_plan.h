@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct mb_imb_cpu;
+struct mb_imb_io_buffers;
 
 /* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
 #define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
@@ -33,6 +34,9 @@ struct mb_imb_plan {
     int *order;             /* position -> world rank (-map) */
     int *position;          /* world rank -> position */
     struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
+    /* IMB-IO under -io_buffers grow: this process's buffers, kept from block to block as IMB
+     * 3.1 keeps them (imb_io_buffers.h); NULL: each block allocates its own. */
+    struct mb_imb_io_buffers *io_buffers;
 };
 
 /* Repetitions for message length x (guide 5.2.8): MSGSPERSAMPLE for x = 0, else

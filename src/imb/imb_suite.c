@@ -9,6 +9,7 @@
 #include "imb/imb_cpu.h"
 #include "imb/imb_driver.h"
 #include "imb/imb_header.h"
+#include "imb/imb_io_buffers.h"
 #include "imb/imb_options.h"
 #include "imb/imb_plan.h"
 
@@ -30,6 +31,7 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     struct mb_imb_plan plan;
     struct mb_imb_tally t = {0};
     struct mb_imb_cpu cpu;
+    struct mb_imb_io_buffers io_buffers;
     struct mb_scratch_signals signals;
     const int io = mb_imb_family(c)->io;
 
@@ -51,6 +53,11 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
          * (docs/adr/scratch-files.md). */
         mb_scratch_keep(c->io_keep);
         mb_scratch_signals_install(&signals);
+        /* The message buffers live as long as the run, as IMB 3.1's do (-io_buffers grow). */
+        if (c->io_buffers == MB_IMB_IO_BUFFERS_GROW) {
+            mb_imb_io_buffers_init(&io_buffers, mb_imb_buf_source(c));
+            plan.io_buffers = &io_buffers;
+        }
     }
     if (ctx->rank == 0)
         mb_imb_header(ctx, cfg, &plan);
@@ -64,6 +71,8 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         (void)mb_scratch_remove_all();
         mb_scratch_signals_restore(&signals);
     }
+    if (plan.io_buffers)
+        mb_imb_io_buffers_free(plan.io_buffers);
     if (plan.cpu)
         mb_imb_cpu_free(&cpu);
     tally->rows = t.rows;

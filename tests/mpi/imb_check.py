@@ -151,8 +151,8 @@ class Invocation:
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
-                   "--dir", "--file", "--cpu-secs", "-t_cpu", "-alloc", "-warm_up", "-win_disp",
-                   "-win_scope", "-prime", "-time_rule", "-order", "-thread_level",
+                   "--dir", "--file", "--cpu-secs", "-t_cpu", "-alloc", "-io_buffers", "-warm_up",
+                   "-win_disp", "-win_scope", "-prime", "-time_rule", "-order", "-thread_level",
                    "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
