@@ -14,6 +14,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+struct mb_imb_io_buffers;
+
 /* Benchmark classes (IMB guide 3.3.1, 4.2.1): they choose the table layout and the
  * throughput. MB_IMB_OTHER is the guide's "Other" column (Window, Open_Close): times as a
  * collective, any process count. */
@@ -71,6 +73,9 @@ struct mb_imb_args {
      * agree on between lengths - a full disk ends the run with an agreed error, never an
      * MPI_Abort of the job (docs/adr/io-space-check.md); NULL for the other families. */
     struct mb_error *failure;
+    /* IMB-IO under -buf_scope run: the run's buffers, whose send buffer carries a read
+     * benchmark's file content (IMB_init_file.c); NULL otherwise. */
+    struct mb_imb_io_buffers *io_buffers;
 };
 
 /* IMB-IO's files (guide 5.2.3.2): none, one per group opened by the group's communicator,
@@ -108,8 +113,8 @@ struct mb_imb_bench {
     void (*teardown)(struct mb_imb_args *a);
     /* The setup runs before the block's buffers are allocated, and whether they fit or not
      * (IMB-IO: IMB 3.1 IMB.c line 184 initialises the file before the buffers; the 1 MiB
-     * chunk its IMB_init_file frees raises glibc's mmap threshold, so the message buffers of
-     * IMB 3.1's tables come from the heap - a fresh mapping read 1 MiB at half the speed). */
+     * buffer its IMB_init_file frees raises glibc's mmap threshold, which decides where the
+     * buffers allocated after it go - docs/adr/program-imb-io-buffers.md). */
     int setup_first;
     /* Optional, collective over the group, never timed: before the first and after the last
      * timed loop of each message length that runs (IMB-EXT's window of the length's buffers,

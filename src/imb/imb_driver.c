@@ -15,6 +15,7 @@
 #include "core/window.h"
 #include "imb/imb_cpu.h"
 #include "imb/imb_groups.h"
+#include "imb/imb_io_buffers.h"
 #include "imb/imb_report.h"
 #include "imb/imb_settings.h"
 #include "imb/imb_time_rule.h"
@@ -81,6 +82,7 @@ struct block_run {
     long k;                 /* samples per row (--samples; at most the row's repetitions) */
     double *kept;           /* this process's samples of the row: time per repetition, usec */
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
+    struct mb_imb_io_buffers *iobufs; /* IMB-IO -buf_scope run: the run's buffers, or NULL */
     char label[192];
     struct mb_error fail; /* IMB-IO: this process's first failed I/O call (a.failure) */
     int labelled;         /* fail.msg starts with the block's label */
@@ -667,6 +669,32 @@ static void teardown(struct block_run *r, int ok)
         r->b->teardown(&r->a);
 }
 
+/* -buf_scope run in IMB-IO (docs/adr/program-imb-io-buffers.md): before a length's timed
+ * loops the run's buffers grow to what IMB 3.1 allocates for it (IMB_init_buffers_iter: X
+ * bytes for every process, in whole ints), or to the length's demand if that is more, and
+ * are then set as IMB_set_buf sets them - the send buffer patterned, the receive buffer
+ * zeroed. A refused allocation on any process skips the row on all (all or nobody). */
+static int grow_iobufs(struct block_run *r)
+{
+    struct mb_imb_io_buffers *k = r->iobufs;
+    const size_t imb = mb_imb_io_buffer_len((long long)r->a.bytes);
+    const size_t s = r->d.sregion > imb ? r->d.sregion : imb;
+    const size_t rr = r->d.rregion > imb ? r->d.rregion : imb;
+    int ok = mb_imb_io_buffers_grow(k, s, rr);
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, r->g.active));
+    if (!ok)
+        return 0;
+    mb_fill_floats((float *)(void *)k->s, s / sizeof(float), r->a.rank, 0);
+    memset(k->r, 0, rr);
+    r->a.sbuf = k->s;
+    r->a.rbuf = k->r;
+    r->a.sregion = k->s_alloc;
+    r->a.rregion = k->r_alloc;
+    r->blk.mem_bytes = k->s_alloc + k->r_alloc;
+    return 1;
+}
+
 /* A length that runs: the row's per-length hooks (IMB-EXT: the length's window, untimed)
  * around its measurement, under the length's watchdog label - creating a window is
  * collective, so a stopped process must not hang it unnoticed. */
@@ -739,31 +767,30 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .cfg = c,
                                 .mode = r->mode,
                                 .selftest = cfg->common.selftest,
-                                .failure = &r->fail};
+                                .failure = &r->fail,
+                                .io_buffers = r->iobufs};
     extent(r, lens, nlen);
-    if (b->setup_first && !whole && b->io.read && r->mode != MB_IMB_NON_AGGREGATE) {
-        /* IMB 3.1 writes a read benchmark's file through its send buffer, grown to 1 MiB, and
-         * then frees that buffer (IMB_init_file.c lines 300-319, IMB_del_s_buf); the setup
-         * below writes through a 1 MiB chunk of its own, so the kept send buffer goes first. */
-        mb_buf_free_from(mb_imb_buf_source(c), pool->s, pool->scap);
-        pool->s = NULL;
-        pool->scap = 0;
-    }
     if (b->setup_first)
         setup(r, 1);
-    block_need(r, lens, nlen, warm_x, &smax, &rmax);
-    r->blk.mem_bytes = smax + rmax;
-    if (!whole) {
-        /* -buf_scope run: what the warm-up and the first length that runs need now, each
-         * later length grows the buffers before its window (IMB 3.1 IMB_init_buffers_iter). */
-        size_t k = 0;
-        while (k + 1 < nlen && !first_runs(r, lens[k]))
-            k++;
-        block_need(r, lens, nlen ? k + 1 : 0, warm_x, &sfirst, &rfirst);
+    if (r->iobufs) {
+        /* IMB-IO under -buf_scope run: the run's buffers, grown length by length
+         * (grow_iobufs). */
+        ok = 1;
+    } else {
+        block_need(r, lens, nlen, warm_x, &smax, &rmax);
+        r->blk.mem_bytes = smax + rmax;
+        if (!whole) {
+            /* -buf_scope run: what the warm-up and the first length that runs need now, each
+             * later length grows the buffers before its window (IMB 3.1 IMB_init_buffers_iter). */
+            size_t k = 0;
+            while (k + 1 < nlen && !first_runs(r, lens[k]))
+                k++;
+            block_need(r, lens, nlen ? k + 1 : 0, warm_x, &sfirst, &rfirst);
+        }
+        ok = reserve(r, pool, whole ? smax : sfirst, whole ? rmax : rfirst);
+        if (ok)
+            fill(r, r->a.sbuf, r->a.sregion, r->a.rbuf, r->a.rregion);
     }
-    ok = reserve(r, pool, whole ? smax : sfirst, whole ? rmax : rfirst);
-    if (ok)
-        fill(r, r->a.sbuf, r->a.sregion, r->a.rbuf, r->a.rregion);
     r->a.counts = mb_xmalloc((size_t)r->g.q * sizeof *r->a.counts);
     r->a.displs = mb_xmalloc((size_t)r->g.q * sizeof *r->a.displs);
     /* No row has more samples than repetitions: the most of the block's lengths bounds what
@@ -781,7 +808,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         setup(r, ok);
     stop = io_stopped(r); /* IMB-IO: a file that could not be made */
     warm = warmup_demand(r, warm_x);
-    if (!stop && ok && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
+    if (!stop && ok && !r->iobufs && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
         /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes, completed as
          * the block's mode does; the time is not used. Left out when a -mem too small for
          * 4 bytes leaves it no room (then only 0-byte lengths run). */
@@ -798,7 +825,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
         if (r->d.int_overflow)
             skip_row(r, lens[k], MB_ROW_SKIP_INT, tally);
         else if (!ok || !mb_imb_runnable(&r->d, c) ||
-                 !(ok = reserve(r, pool, r->d.sregion, r->d.rregion)))
+                 (r->iobufs ? !grow_iobufs(r)
+                            : !(ok = reserve(r, pool, r->d.sregion, r->d.rregion))))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
         else
             stop = run_length(r, lens, counts, k, tally);
@@ -863,6 +891,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
     r.b = b;
     r.mode = item->mode;
     r.cpu = plan->cpu;
+    r.iobufs = plan->io_buffers;
     snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (setting up)", f->name, b->name,
              mode_label(r.mode), item->q);
     mb_watchdog_arm(ctx->wd, r.label);

@@ -25,6 +25,7 @@
 #include "core/error.h"
 #include "core/scratch.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_io_buffers.h"
 #include "imb/imb_settings.h"
 
 #include <stdarg.h>
@@ -118,11 +119,35 @@ static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
  * lengths IMB's own total, 16 MiB), and for the read benchmarks writes their content, bytes
  * [0, bytes) of the pattern in 1 MiB pieces - through MPI-IO on MPI_COMM_SELF, before anyone
  * else opens the file, as the original does. The selftest corrupts byte 0, which the check
- * transfer reads. */
+ * transfer reads.
+ *
+ * The pieces go through a buffer only for a read benchmark, as in IMB 3.1: under -buf_scope
+ * grow the run's send buffer, grown to the first piece and freed after the last
+ * (IMB_alloc_buf, IMB_del_s_buf) - freeing a 1 MiB mapping raises glibc's mmap threshold, which
+ * decides where the next buffers go; under -buf_scope block a buffer of its own. */
+static unsigned char *content_buffer(const struct mb_imb_args *a, size_t n)
+{
+    struct mb_imb_io_buffers *kept = a->io_buffers;
+
+    if (!kept)
+        return mb_xmalloc(n);
+    if (!mb_imb_io_buffers_grow(kept, mb_imb_io_buffer_len((long long)n), 0))
+        return NULL;
+    return (unsigned char *)kept->s;
+}
+
+static void content_done(const struct mb_imb_args *a, unsigned char *buf)
+{
+    if (a->io_buffers)
+        mb_imb_io_buffers_drop_send(a->io_buffers);
+    else
+        free(buf);
+}
+
 static void init_file(const struct mb_imb_args *a, const char *path, long long bytes)
 {
     enum { CHUNK = 1 << 20 };
-    unsigned char *buf;
+    unsigned char *buf = NULL;
     struct mb_error err = {0};
     char text[MPI_MAX_ERROR_STRING + 128];
     MPI_File fh;
@@ -139,11 +164,14 @@ static void init_file(const struct mb_imb_args *a, const char *path, long long b
         io_failed(a, "cannot set the size of '%s' to %lld bytes: %s", path, bytes, text);
         bytes = 0; /* no content either; the file is closed below */
     }
-    /* Only a read benchmark's file gets content, through a 1 MiB buffer allocated and freed
-     * here, as IMB 3.1's IMB_init_file allocates one for reads only (IMB_init_file.c lines
-     * 296-319): what the program allocates and frees moves glibc's mmap threshold, and with it
-     * where the message buffers allocated after it land. */
-    buf = a->bench->io.read ? mb_xmalloc(CHUNK) : NULL;
+    if (a->bench->io.read && bytes > 0) {
+        buf = content_buffer(a, bytes < CHUNK ? (size_t)bytes : CHUNK);
+        if (!buf) {
+            io_failed(a, "cannot allocate %lld bytes for the content of '%s'",
+                      bytes < CHUNK ? bytes : (long long)CHUNK, path);
+            bytes = 0;
+        }
+    }
     for (long long pos = 0; buf && pos < bytes;) {
         const int n = bytes - pos < CHUNK ? (int)(bytes - pos) : CHUNK;
         MPI_Status st;
@@ -169,7 +197,8 @@ static void init_file(const struct mb_imb_args *a, const char *path, long long b
     }
     if (MPI_File_close(&fh) != MPI_SUCCESS)
         io_failed(a, "cannot write the content of '%s': MPI_File_close failed", path);
-    free(buf);
+    if (buf)
+        content_done(a, buf);
 }
 
 /* Whether this block is the benchmark's first on its processes (it creates the file) and its

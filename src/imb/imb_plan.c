@@ -345,6 +345,7 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
 
     p->family = f;
     p->cpu = NULL;
+    p->io_buffers = NULL;
     p->items = mb_xmalloc(cap * sizeof *p->items);
     p->n = 0;
     for (size_t s = 0; s < nsel; s++) {

@@ -14,6 +14,7 @@
 
 struct mb_imb_cpu;
 struct mb_imb_pool;
+struct mb_imb_io_buffers;
 
 /* selected[] entries: table index * 2, + 1 when the name was given as "Multi-<name>". */
 #define MB_IMB_SEL(index, multi) ((index)*2 + ((multi) ? 1 : 0))
@@ -31,10 +32,14 @@ struct mb_imb_plan {
     const struct mb_imb_family *family;
     struct mb_imb_item *items;
     size_t n;
-    int *order;               /* position -> world rank (-map) */
-    int *position;            /* world rank -> position */
-    struct mb_imb_cpu *cpu;   /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
-    struct mb_imb_pool *pool; /* the buffers kept from block to block (-buf_scope run) */
+    int *order;             /* position -> world rank (-map) */
+    int *position;          /* world rank -> position */
+    struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
+    /* The buffers kept from block to block under -buf_scope run: IMB-MPI1's and IMB-EXT's
+     * pool, IMB-IO's io_buffers (which also carry a read benchmark's file content, as IMB
+     * 3.1's send buffer does: imb_io_buffers.h); NULL: each block allocates its own. */
+    struct mb_imb_pool *pool;
+    struct mb_imb_io_buffers *io_buffers;
 };
 
 /* Repetitions for message length x (guide 5.2.8): MSGSPERSAMPLE for x = 0, else

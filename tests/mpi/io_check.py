@@ -118,6 +118,22 @@ def check_cpu_range(run):
         fail("--t-cpu-ms given, but no non-blocking row was printed")
 
 
+def check_buffer_bytes(run):
+    """--buffer-bytes FILE:BENCHMARK:BYTES=N: the JSON row of BENCHMARK at BYTES has
+    buffer_bytes N - which buffers the process held there (docs/adr/program-imb-io-buffers.md)."""
+    for spec in run.opts.buffer_bytes:
+        where, _, want = spec.rpartition("=")
+        name, bench, size = where.split(":")
+        rows = [r for r in run.records(name) if r.get("type") == "result"
+                and r.get("benchmark") == bench and r.get("bytes") == int(size)]
+        if not rows:
+            fail(f"--buffer-bytes {spec}: no JSON row of {bench} at {size} bytes")
+        for r in rows:
+            if r.get("buffer_bytes") != int(want):
+                fail(f"{bench} at {size} bytes: buffer_bytes {r.get('buffer_bytes')}, "
+                     f"expected {want}")
+
+
 def check_files(run):
     opts = run.opts
     for spec in opts.file:
@@ -145,6 +161,7 @@ def check_run(run):
     check_cpu_column(run)
     if run.opts.t_cpu_ms:
         check_cpu_range(run)
+    check_buffer_bytes(run)
     return imb_check.check_run(run, IO)
 
 
@@ -153,6 +170,8 @@ def main():
     ap.add_argument("--consumed", action="append", default=[],
                     help="a --file the run takes over with --force and removes")
     ap.add_argument("--t-cpu-ms", help="LO,HI: every non-blocking row's t_CPU in LO..HI ms")
+    ap.add_argument("--buffer-bytes", action="append", default=[],
+                    help="FILE:BENCHMARK:BYTES=N: that JSON row's buffer_bytes is N")
     return mbcheck.main(check_run, ap, tmp_prefix="mb-io-")
 
 
