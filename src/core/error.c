@@ -34,7 +34,9 @@ const char *mb_error_label(enum mb_error_kind kind)
 /* Copies text to out (cap bytes) with every quoted value longer than ELIDE_OVER characters
  * shortened to its first ELIDE_KEEP and "...": a value of thousands of characters (a path, a
  * number of 2000 digits) used to fill the message, and the option and reason after it were
- * cut off. */
+ * cut off. A value is copied through its closing quote, so that the text between two quoted
+ * values is never taken for a value (a window message naming two settings lost the sentence
+ * between them). */
 enum { ELIDE_OVER = 100, ELIDE_KEEP = 60 };
 static void elide_quoted(const char *text, char *out, size_t cap)
 {
@@ -43,13 +45,20 @@ static void elide_quoted(const char *text, char *out, size_t cap)
     for (const char *p = text; *p && n + 1 < cap; p++) {
         const char *close;
         out[n++] = *p;
-        if (*p != '\'' || !(close = strchr(p + 1, '\'')) || close - p - 1 <= ELIDE_OVER)
+        if (*p != '\'' || !(close = strchr(p + 1, '\'')))
             continue;
+        if (close - p - 1 <= ELIDE_OVER) {
+            while (p < close && n + 1 < cap)
+                out[n++] = *++p;
+            continue;
+        }
         for (int k = 0; k < ELIDE_KEEP && n + 1 < cap; k++)
             out[n++] = *++p;
         for (const char *d = "..."; *d && n + 1 < cap; d++)
             out[n++] = *d;
-        p = close - 1;
+        if (n + 1 < cap)
+            out[n++] = '\'';
+        p = close;
     }
     out[n] = '\0';
 }

@@ -7,36 +7,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-MPI_Win mb_win_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI_Comm comm)
+int mb_win_try_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win, struct mb_error *err)
 {
-    MPI_Win win = MPI_WIN_NULL;
-    char text[MPI_MAX_ERROR_STRING];
-    int rc, worst, rank, size, len = 0;
+    MPI_Win made = MPI_WIN_NULL;
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int rc, rank, size, first, len = 0;
 
-    rc = MPI_Win_create(mem, (MPI_Aint)bytes, disp_unit > 0 ? disp_unit : 1, info, comm, &win);
-    /* A library that cannot create windows fails on every process alike: agree, so that one
-     * process tells the user why instead of every process with a bare error code. */
-    MB_MPI(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, comm));
-    if (worst == MPI_SUCCESS) {
-        MB_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-        return win;
-    }
     MB_MPI(MPI_Comm_rank(comm, &rank));
     MB_MPI(MPI_Comm_size(comm, &size));
+    /* comm returns errors (MPI_ERRORS_RETURN, inherited from the run's communicator): a
+     * window the library refuses comes back as a code here, on some processes or on all. */
+    rc = MPI_Win_create(mem, (MPI_Aint)bytes, disp_unit > 0 ? disp_unit : 1, info, comm, &made);
+    /* Agree: the lowest process that failed, or size when none did. One collective on the
+     * success path, as before. */
+    first = rc == MPI_SUCCESS ? size : rank;
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first == size) {
+        MB_MPI(MPI_Win_set_errhandler(made, MPI_ERRORS_RETURN));
+        *win = made;
+        return 0;
+    }
+    /* A window made on the processes where the call succeeded is left alone: MPI_Win_free is
+     * collective over the group, and the processes without a window cannot join it (the
+     * library keeps it until MPI_Finalize). Every process gets the first failed process's
+     * error text: error codes need not mean the same on another process (MPICH's carry a
+     * process-local stack). */
+    *win = MPI_WIN_NULL;
+    if (rank == first && MPI_Error_string(rc, text, &len) != MPI_SUCCESS)
+        snprintf(text, sizeof text, "MPI error code %d", rc);
+    MB_MPI(MPI_Bcast(text, (int)sizeof text, MPI_CHAR, first, comm));
+    text[sizeof text - 1] = '\0';
+    /* No apostrophe outside the quoted settings: the message is an mb_error, whose quoted
+     * values are shortened when long (core/error.c). */
+    return mb_error_set(
+        err, MB_ERR_RUNTIME,
+        "cannot create an MPI window (MPI_Win_create of %zu bytes on %d processes): %s. The MPI "
+        "library cannot set up one-sided communication here. The default one-sided component "
+        "of Open MPI 4.1 (osc/rdma) fails for windows of a single process, over the TCP "
+        "transport alone ('--mca btl tcp,self') and when the shared-memory transport has no "
+        "single-copy mechanism (btl_vader_single_copy_mechanism=none): choose another one-sided "
+        "component with '--mca osc ucx' (or '--mca osc pt2pt', which refuses "
+        "MPI_THREAD_MULTIPLE), or leave those transport settings at their defaults",
+        bytes, size, text);
+}
+
+MPI_Win mb_win_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI_Comm comm)
+{
+    struct mb_error err = {MB_ERR_NONE, ""};
+    MPI_Win win;
+    int rank;
+
+    if (mb_win_try_create(mem, bytes, disp_unit, info, comm, &win, &err) == 0)
+        return win;
+    MB_MPI(MPI_Comm_rank(comm, &rank));
     if (rank != 0) {
         /* The first process of the group reports and aborts the job. */
         MPI_Barrier(comm);
         mb_die("MPI_Win_create failed");
     }
-    if (MPI_Error_string(worst, text, &len) != MPI_SUCCESS)
-        snprintf(text, sizeof text, "MPI error code %d", worst);
-    mb_die("cannot create an MPI window (MPI_Win_create of %zu bytes on %d processes): %s. The "
-           "MPI library cannot set up one-sided communication here. Open MPI 4.1's default "
-           "component (osc/rdma) fails for windows of a single process and when the "
-           "shared-memory transport has no single-copy mechanism "
-           "(btl_vader_single_copy_mechanism=none): choose another one-sided component with "
-           "'--mca osc ucx' or '--mca osc pt2pt', or leave that transport setting at its default",
-           bytes, size, text);
+    mb_die("%s", err.msg);
 }
 
 void mb_win_free(MPI_Win *win)

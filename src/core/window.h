@@ -6,12 +6,22 @@
 #ifndef MB_WINDOW_H
 #define MB_WINDOW_H
 
+#include "core/error.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
 /* Collective over comm: a window over bytes bytes at mem (disp_unit 1 byte unless given),
- * with MPI_ERRORS_RETURN. If the library refuses, the job ends (mb_die) with the MPI error,
- * the window size and a hint naming the library setting that helps. */
+ * with MPI_ERRORS_RETURN, in *win; returns 0. If the library refuses on any process of comm,
+ * every process of comm agrees on it (no hang when only some were refused): *win is
+ * MPI_WIN_NULL, err holds a run-time error with the first refused process's MPI error, the
+ * window size and a hint naming the library setting that helps, and the status (1) is
+ * returned - for a caller that ends a measurement and goes on (IMB-EXT: the main job's phase
+ * fails, the job continues; docs/main-job.md). */
+int mb_win_try_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win, struct mb_error *err);
+/* mb_win_try_create for callers that cannot go on without the window (Presta rma): a refusal
+ * ends the job (mb_die) with that message from the group's first process. */
 MPI_Win mb_win_create(void *mem, size_t bytes, int disp_unit, MPI_Info info, MPI_Comm comm);
 void mb_win_free(MPI_Win *win);
 

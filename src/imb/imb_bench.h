@@ -69,9 +69,10 @@ struct mb_imb_args {
     int selftest;
     long long span;
     long max_reps;
-    /* IMB-IO: where a failed I/O call is recorded (the first one wins), for the driver to
-     * agree on between lengths - a full disk ends the run with an agreed error, never an
-     * MPI_Abort of the job (docs/adr/io-space-check.md); NULL for the other families. */
+    /* Where a failure the block can stop on is recorded (the first one wins), for the driver
+     * to agree on between lengths (families with can_stop): IMB-IO's failed I/O call - a full
+     * disk ends the run with an agreed error, never an MPI_Abort of the job
+     * (docs/adr/io-space-check.md) - and IMB-EXT's window the MPI library refused. */
     struct mb_error *failure;
     /* IMB-IO under -buf_scope run: the run's buffers, whose send buffer carries a read
      * benchmark's file content (IMB_init_file.c); NULL otherwise. */
@@ -169,6 +170,10 @@ struct mb_imb_family {
     int warmups;                  /* N_WARMUP; 0 for IO */
     const char *list_break_after; /* help text: wrap the benchmark list after this name */
     int io;                       /* IMB-IO: files, "io portion" header lines */
+    /* A block can stop on a failure its processes agree on (args.failure): IMB-IO's I/O
+     * calls, IMB-EXT's window creation. The driver agrees on it after the block's setup and
+     * between lengths; the run then ends with status 1 and the failure's message. */
+    int can_stop;
     /* Where the message buffers come from unless -alloc says otherwise: MPI_Alloc_mem for
      * IMB-EXT and IMB-IO as IMB 3.1 (IMB_mem_manager.c, IMB_alloc_buf under EXT || MPIIO);
      * IMB-MPI1's malloc there is mpibench's mmap here (docs/adr/program-imb-buffers.md). */

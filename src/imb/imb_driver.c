@@ -84,19 +84,23 @@ struct block_run {
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
     struct mb_imb_io_buffers *iobufs; /* IMB-IO -buf_scope run: the run's buffers, or NULL */
     char label[192];
-    struct mb_error fail; /* IMB-IO: this process's first failed I/O call (a.failure) */
-    int labelled;         /* fail.msg starts with the block's label */
+    /* This process's first failure the block stops on (a.failure): IMB-IO's failed I/O
+     * call, IMB-EXT's refused window. */
+    struct mb_error fail;
+    int labelled; /* fail.msg starts with the block's label */
 };
 
-/* IMB-IO: whether an active process recorded a failed I/O call since the start of the block
- * (collective over the active processes; between lengths, never inside a timed loop). A
- * process that failed puts the block's label before its message, for the one the run
+/* Whether an active process recorded a failure since the start of the block - IMB-IO's
+ * failed I/O call, IMB-EXT's refused window (families with can_stop; collective over the
+ * active processes, between lengths, never inside a timed loop). All groups stop together
+ * (a group whose window was refused must not leave the others waiting in the row's gather).
+ * A process that failed puts the block's label before its message, for the one the run
  * reports. */
-static int io_stopped(struct block_run *r)
+static int stopped(struct block_run *r)
 {
     int any = r->fail.kind != MB_ERR_NONE;
 
-    if (!r->f->io)
+    if (!r->f->can_stop)
         return 0;
     MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, r->g.active));
     if (r->fail.kind != MB_ERR_NONE && !r->labelled) {
@@ -495,8 +499,9 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
     }
     if (r->cfg->common.check)
         defects = check_once(r, r->b->reset ? 0 : n - 1);
-    /* A length whose I/O failed has no row: its times are of failed calls. */
-    if (io_stopped(r))
+    /* A length whose I/O failed has no row: its times are of failed calls. (IMB-EXT's
+     * timed loops never record a failure: only its window creation does, agreed before.) */
+    if (r->f->io && stopped(r))
         return 1;
     report(r, x, n, n_min, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
     return 0;
@@ -697,15 +702,19 @@ static int grow_iobufs(struct block_run *r)
 
 /* A length that runs: the row's per-length hooks (IMB-EXT: the length's window, untimed)
  * around its measurement, under the length's watchdog label - creating a window is
- * collective, so a stopped process must not hang it unnoticed. */
+ * collective, so a stopped process must not hang it unnoticed. A window the library refused
+ * stops the block before the length is measured, on every active process. */
 static int run_length(struct block_run *r, const long long *lens, long *counts, size_t k,
                       struct mb_imb_tally *tally)
 {
-    int stop;
+    int stop = 0;
 
-    if (r->b->open_length)
+    if (r->b->open_length) {
         r->b->open_length(&r->a);
-    stop = measure(r, lens, counts, k, tally);
+        stop = stopped(r);
+    }
+    if (!stop)
+        stop = measure(r, lens, counts, k, tally);
     if (r->b->close_length)
         r->b->close_length(&r->a);
     return stop;
@@ -806,7 +815,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     }
     if (!b->setup_first)
         setup(r, ok);
-    stop = io_stopped(r); /* IMB-IO: a file that could not be made */
+    stop = stopped(r); /* IMB-IO: a file that could not be made; IMB-EXT: a refused window */
     warm = warmup_demand(r, warm_x);
     if (!stop && ok && !r->iobufs && r->f->warmups > 0 && mb_imb_runnable(&warm, c)) {
         /* Warm-up (guide 5.2.6): N_WARMUP samples of sizeof(assign_type) bytes, completed as
@@ -845,8 +854,9 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
 }
 
 /* The end of a block on every rank (it also stands for the barrier that ends it): whether an
- * active process recorded a failed I/O call - also in its teardown, after the last length -
- * and, if so, the message of the lowest such rank, which rank 0 reports. */
+ * active process recorded a failure - a failed I/O call, also in its teardown after the last
+ * length, or a refused window - and, if so, the message of the lowest such rank, which rank 0
+ * reports. */
 static void block_end(const struct mb_ctx *ctx, struct block_run *r, struct mb_imb_tally *tally)
 {
     int who = r->fail.kind != MB_ERR_NONE ? ctx->rank : ctx->size;

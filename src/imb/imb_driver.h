@@ -10,8 +10,9 @@
 struct mb_imb_tally {
     long long rows;
     long long defects;
-    /* IMB-IO: a block that stopped on a failed I/O call (a full disk), agreed by every rank;
-     * why (rank 0) names the block, the process, the file and the failure. */
+    /* A block that stopped on a failure agreed by every rank - IMB-IO's failed I/O call (a
+     * full disk), IMB-EXT's window the MPI library refused; why (rank 0) names the block and
+     * the failure (IMB-IO: the process and the file). */
     int failed;
     char why[1024];
 };
@@ -28,7 +29,8 @@ void mb_imb_pool_free(struct mb_imb_pool *pool, const struct mb_config *cfg);
 
 /* Collective over ctx->world: runs one block of the plan on every rank (idle ranks wait in
  * MPI_Barrier), prints and records its rows on rank 0. An IMB-IO block whose I/O failed stops
- * after the length it was in (no row for it) and sets tally->failed on every rank. */
+ * after the length it was in (no row for it), an IMB-EXT block whose window was refused before
+ * the length that needed it; both set tally->failed on every rank. */
 void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       const struct mb_imb_plan *plan, const struct mb_imb_item *item,
                       struct mb_imb_tally *tally);

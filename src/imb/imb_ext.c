@@ -48,27 +48,34 @@ static void open_groups(struct mb_imb_args *a, int over_send)
 }
 
 /* Window creates its windows in the timed loop: one untimed window first, so that a library
- * that cannot create windows is reported once, clearly (core/window.c). */
+ * that cannot create windows is reported once, clearly (core/window.c), and the block stops
+ * with that agreed error before its timed loops (the driver agrees on a->failure). */
 void mb_imb_ext_setup_groups(struct mb_imb_args *a)
 {
     MPI_Win probe;
 
     open_groups(a, 0);
-    probe = mb_win_create(a->rbuf, a->rregion, 1, a->info, a->comm);
-    mb_win_free(&probe);
+    if (mb_win_try_create(a->rbuf, a->rregion, 1, a->info, a->comm, &probe, a->failure) == 0)
+        mb_win_free(&probe);
 }
 
 /* A window over bytes bytes of the state's side, then the fence that starts the first epoch
  * (IMB_init_transfer.c). Its size is recorded as the library reports it (MPI_WIN_SIZE), so
- * that every row says which window its timed loops used. Created through mb_win_create: a
- * library that cannot create windows is reported clearly. */
+ * that every row says which window its timed loops used. A window the library refuses
+ * (Open MPI 4.1's osc/rdma over TCP) is an error the group's processes agree on
+ * (core/window.c): it goes to a->failure, a->win stays MPI_WIN_NULL, and the driver stops the
+ * block before anything uses it - the run ends with status 1 and that message, and in the
+ * main job the phase fails and the job goes on (docs/main-job.md). */
 static void open_window(struct mb_imb_args *a, size_t bytes)
 {
     const struct ext_state *st = a->state;
     MPI_Aint *size = NULL;
     int flag = 0;
 
-    a->win = mb_win_create(st->over_send ? a->sbuf : a->rbuf, bytes, 1, a->info, a->comm);
+    a->win_bytes = -1;
+    if (mb_win_try_create(st->over_send ? a->sbuf : a->rbuf, bytes, 1, a->info, a->comm, &a->win,
+                          a->failure) != 0)
+        return;
     MB_MPI(MPI_Win_fence(0, a->win));
     MB_MPI(MPI_Win_get_attr(a->win, MPI_WIN_SIZE, &size, &flag));
     a->win_bytes = flag && size ? (long long)*size : -1;

@@ -74,4 +74,5 @@ const struct mb_imb_family mb_imb_family_ext = {.name = "IMB-EXT",
                                                 .warm_x = sizeof(float),
                                                 .len_unit = sizeof(float),
                                                 .warmups = MB_IMB_N_WARMUP,
+                                                .can_stop = 1, /* refused windows */
                                                 .buffers = MB_BUF_MPI};

@@ -138,4 +138,5 @@ const struct mb_imb_family mb_imb_family_io = {.name = "IMB-IO",
                                                .warmups = 0,
                                                .list_break_after = "C_IWrite_Expl",
                                                .io = 1,
+                                               .can_stop = 1, /* failed I/O calls */
                                                .buffers = MB_BUF_MPI};

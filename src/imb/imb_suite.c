@@ -65,7 +65,9 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     }
     if (ctx->rank == 0)
         mb_imb_header(ctx, cfg, &plan);
-    /* A block whose I/O failed ends the run (every rank knows it): a full disk stays full. */
+    /* A block whose I/O failed, or whose window the library refused, ends the run (every rank
+     * knows it): a full disk stays full, and a library that refused one window refuses the
+     * next block's too. */
     for (size_t i = 0; i < plan.n && !t.failed; i++)
         mb_imb_run_block(ctx, cfg, &plan, &plan.items[i], &t);
     /* The buffers the blocks kept (-buf_scope run) go at the end of the run, as IMB 3.1's
