@@ -62,6 +62,12 @@ static void check_row(const struct mb_record_type *t, int *drawn)
             EXPECT(!more[i] || has(ty, more[i]));
         EXPECT(!g->samples == !g->per);
         check_conds(ty, g->when, MB_RT_CONDS);
+        /* compare names a measurement by the figure's name, the record's name and its place,
+         * and keeps the first of two equal names: two figures of one record type without
+         * names of their own would compare only the first. */
+        for (int e = 0; e < f; e++)
+            EXPECT(strcmp(g->name ? g->name : "", t->figures[e].name ? t->figures[e].name : "") !=
+                   0);
     }
     for (int k = 0; k < MB_RT_PLOTS && t->plots[k].page; k++) {
         const struct mb_rt_plot *d = &t->plots[k];
