@@ -11,7 +11,6 @@
  * no value, .sum, .plot or .gps is written (docs/adr/io-space-check.md). */
 #include "beffio/beffio_options.h"
 #include "beffio/beffio_run.h"
-#include "core/clock.h"
 #include "core/error.h"
 #include "core/protofiles.h"
 #include "core/report_text.h"

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The scratch layer's file side (core/scratch.h): exclusive creation, the cleanup registry,
- * the janitor process and the signal handlers that run the cleanup. Names are in
- * scratch_names.c, the MPI-IO side in scratch_io.c. */
+ * the janitor process and the signal handlers that run the cleanup. The checks of paths and
+ * existing entries are in scratch_checks.c, the MPI library's companion files in
+ * scratch_companions.c, names in scratch_names.c, the MPI-IO side in scratch_io.c. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, setsid, _Fork */
 #include "core/scratch.h"
 
 #include "core/interrupt.h"
+#include "core/scratch_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,125 +150,6 @@ static void publish(struct registry *r, int i, const char *path, const struct st
     atomic_store(&r->slot[i].state, SLOT_LIVE);
 }
 
-/* ---- companions: files the MPI library makes beside a file it opens ------------------------
- * MPI-IO implementations keep a shared file pointer in a file of their own next to the data
- * file, made by rank 0 of the file's communicator and removed by MPI_File_close, so a process
- * that is killed leaves it behind. Both names end with that process's pid, which is what tells
- * this run's from another's: Open MPI 4.1's sharedfp/lockedfile component (used where its
- * shared-memory component cannot be, e.g. on a file system shared by several nodes) makes
- * "NAME-<jobid>-<pid>.lock", ROMIO (MPICH) ".NAME.shfp.<number>.<pid>" (both observed with a
- * two-process MPI_File_get_position_shared). Matching is by name only: the library creates the
- * file, so there is no identity to record. */
-
-/* Whether text[0..n) is one or more decimal digits. */
-static int all_digits(const char *text, size_t n)
-{
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if (text[i] < '0' || text[i] > '9')
-            return 0;
-    return 1;
-}
-
-/* The decimal digits of pid into out (at least 24 bytes); async-signal-safe. */
-static size_t pid_digits(pid_t pid, char *out)
-{
-    char rev[24];
-    size_t n = 0, k = 0;
-    unsigned long v = (unsigned long)pid;
-
-    do {
-        rev[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v > 0 && n < sizeof rev);
-    while (n > 0)
-        out[k++] = rev[--n];
-    out[k] = '\0';
-    return k;
-}
-
-int mb_scratch_is_companion(const char *entry, const char *base, long pid)
-{
-    char digits[24];
-    const size_t nb = strlen(base), ne = strlen(entry), nd = pid_digits((pid_t)pid, digits);
-    const char *mid, *end;
-
-    if (nb == 0)
-        return 0;
-    /* Open MPI: base "-" digits "-" pid ".lock" */
-    if (ne > nb + nd + 7 && strncmp(entry, base, nb) == 0 && entry[nb] == '-' &&
-        strcmp(entry + ne - 5, ".lock") == 0 && strncmp(entry + ne - 5 - nd, digits, nd) == 0 &&
-        entry[ne - 6 - nd] == '-') {
-        mid = entry + nb + 1;
-        end = entry + ne - 6 - nd;
-        if (end > mid && all_digits(mid, (size_t)(end - mid)))
-            return 1;
-    }
-    /* ROMIO: "." base ".shfp." digits "." pid */
-    if (ne > nb + nd + 8 && entry[0] == '.' && strncmp(entry + 1, base, nb) == 0 &&
-        strncmp(entry + 1 + nb, ".shfp.", 6) == 0 && strcmp(entry + ne - nd, digits) == 0 &&
-        entry[ne - nd - 1] == '.') {
-        mid = entry + nb + 7;
-        end = entry + ne - nd - 1;
-        if (end > mid && all_digits(mid, (size_t)(end - mid)))
-            return 1;
-    }
-    return 0;
-}
-
-#if defined(__linux__) && defined(SYS_getdents64)
-/* Removes the companions of path made by opener's MPI library: a scan of the file's directory
- * with getdents64, which unlike opendir allocates nothing (async-signal-safe in practice:
- * open, a system call, unlinkat, close). */
-static void remove_companions(const char *path, pid_t opener)
-{
-    struct dirent64_raw {
-        uint64_t ino;
-        int64_t off;
-        unsigned short reclen;
-        unsigned char type;
-        char name[];
-    };
-    char dir[MB_SCRATCH_PATH_MAX], buf[4096] __attribute__((aligned(8)));
-    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    const size_t dlen = slash ? (size_t)(slash - path) : 0;
-    int fd;
-    long n;
-
-    if (dlen == 0 && slash) {
-        dir[0] = '/';
-        dir[1] = '\0';
-    } else if (slash) {
-        memcpy(dir, path, dlen);
-        dir[dlen] = '\0';
-    } else {
-        dir[0] = '.';
-        dir[1] = '\0';
-    }
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
-        for (long off = 0; off < n;) {
-            const struct dirent64_raw *e = (const struct dirent64_raw *)(void *)(buf + off);
-            struct stat st;
-            if (mb_scratch_is_companion(e->name, base, (long)opener) &&
-                fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-                (void)unlinkat(fd, e->name, 0);
-            off += e->reclen;
-        }
-    }
-    close(fd);
-}
-#else
-static void remove_companions(const char *path, pid_t opener)
-{
-    (void)path;
-    (void)opener;
-}
-#endif
-
 /* The identity check and unlink shared by every removal path; async-signal-safe. A
  * directory is removed only when empty (ENOTEMPTY is MB_SCRATCH_FAILED: files of other
  * processes of the job are still in it). */
@@ -277,7 +158,7 @@ static enum mb_scratch_outcome unlink_slot(struct registry *r, int i)
     struct stat st;
 
     if (r->slot[i].opener > 0)
-        remove_companions(r->path[i], r->slot[i].opener); /* never kept: the library's */
+        mb_scratch_remove_companions(r->path[i], r->slot[i].opener); /* never kept: the library's */
     if (r->slot[i].kind == KIND_WATCH)
         return MB_SCRATCH_GONE; /* the file itself is another process's to remove */
     if (atomic_load(&r->keep) && !r->slot[i].temporary)
@@ -320,135 +201,6 @@ static void cleanup(struct registry *r, int patient)
     errno = saved;
 }
 
-static const char *kind_of(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISLNK(mode))
-        return "a symbolic link";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return S_ISREG(mode) ? "a regular file" : "not a regular file";
-}
-
-/* Takes over an existing regular file (force): it must still be the file lstat saw when it is
- * open, so that a swap to a FIFO or symbolic link in between is caught too (O_NOFOLLOW,
- * O_NONBLOCK: never follow a link, never block on a FIFO). */
-static int reuse(const char *path, struct stat *st, struct mb_error *err)
-{
-    struct stat now;
-    int fd;
-
-    if (lstat(path, st) != 0)
-        return mb_error_set(err, MB_ERR_RUNTIME, "cannot examine '%s': %s", path, strerror(errno));
-    if (!S_ISREG(st->st_mode))
-        return mb_error_set(
-            err, MB_ERR_USAGE,
-            "scratch file '%s' exists and is %s; mpibench only ever reuses a regular "
-            "file (--force), choose another name or directory",
-            path, kind_of(st->st_mode));
-    if (st->st_nlink > 1)
-        return mb_error_set(
-            err, MB_ERR_USAGE,
-            "scratch file '%s' exists and has %lu hard links; overwriting it would "
-            "change the other names too: remove it or choose another name or directory",
-            path, (unsigned long)st->st_nlink);
-    fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return mb_error_set(err, MB_ERR_RUNTIME, "cannot reuse scratch file '%s': %s", path,
-                            strerror(errno));
-    if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino ||
-        !S_ISREG(now.st_mode)) {
-        close(fd);
-        return mb_error_set(err, MB_ERR_RUNTIME,
-                            "scratch file '%s' changed while it was being opened", path);
-    }
-    if (ftruncate(fd, 0) != 0) {
-        int e = errno;
-        close(fd);
-        return mb_error_set(err, MB_ERR_RUNTIME, "cannot truncate scratch file '%s': %s", path,
-                            strerror(e));
-    }
-    close(fd);
-    return 0;
-}
-
-static int check_path(const char *path, struct mb_error *err)
-{
-    size_t len = strlen(path);
-
-    if (len == 0)
-        return mb_error_set(err, MB_ERR_USAGE, "empty scratch file name");
-    if (len >= MB_SCRATCH_PATH_MAX)
-        return mb_error_set(err, MB_ERR_USAGE,
-                            "scratch file path '%.60s...' is %zu characters long; at most %d fit",
-                            path, len, MB_SCRATCH_PATH_MAX - 1);
-    return 0;
-}
-
-static int registry_full(struct mb_error *err)
-{
-    return mb_error_set(err, MB_ERR_RUNTIME,
-                        "more than %d scratch files in one process: the cleanup registry is full "
-                        "(MB_SCRATCH_MAX in src/core/scratch.h)",
-                        MB_SCRATCH_MAX);
-}
-
-/* What mb_scratch_create would say of the existing path (lstat: a symbolic link is not
- * followed): 0 when force takes it over, else the refusal, worded for the up-front check. */
-static int existing_entry(const char *path, int force, const char *elsewhere, struct mb_error *err)
-{
-    struct stat st;
-
-    if (!force)
-        return mb_usage(err,
-                        "'%s' exists and would be overwritten by the scratch files; remove it, "
-                        "choose %s, or give --force",
-                        path, elsewhere);
-    if (lstat(path, &st) != 0)
-        return 0; /* gone since readdir: the creation decides */
-    if (!S_ISREG(st.st_mode))
-        return mb_usage(err,
-                        "'%s' exists and is not a regular file: --force takes over only files, "
-                        "not %s; remove it or choose %s",
-                        path, kind_of(st.st_mode), elsewhere);
-    if (st.st_nlink > 1)
-        return mb_usage(err,
-                        "'%s' exists and has %lu hard links: --force would change the other "
-                        "names too; remove it or choose %s",
-                        path, (unsigned long)st.st_nlink, elsewhere);
-    return 0;
-}
-
-int mb_scratch_check_existing(const char *dir, const char *dir_option, mb_scratch_name_fn ours,
-                              const void *user, int force, const char *elsewhere,
-                              struct mb_error *err)
-{
-    const int here = strcmp(dir, ".") == 0;
-    const char *sep = here || dir[strlen(dir) - 1] == '/' ? "" : "/";
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-
-    if (!d)
-        return mb_usage(err, "invalid value '%s' for %s: %s", dir, dir_option, strerror(errno));
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[MB_SCRATCH_PATH_MAX];
-        if (!ours(e->d_name, user))
-            continue;
-        snprintf(path, sizeof path, "%s%s%s", here ? "" : dir, sep, e->d_name);
-        rc = existing_entry(path, force, elsewhere, err);
-    }
-    closedir(d);
-    return rc;
-}
-
 int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err)
 {
     struct registry *r;
@@ -456,14 +208,14 @@ int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err)
     sigset_t old;
     int slot, fd, rc = 0;
 
-    if ((rc = check_path(path, err)) != 0)
+    if ((rc = mb_scratch_check_path(path, err)) != 0)
         return rc;
     r = registry();
     block_signals(&old);
     slot = find_slot(r, path);
     if (slot < 0 && (slot = free_slot(r)) < 0) {
         unblock_signals(&old);
-        return registry_full(err);
+        return mb_scratch_registry_full(err);
     }
     fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
@@ -477,9 +229,9 @@ int mb_scratch_create(const char *path, unsigned flags, struct mb_error *err)
         rc = mb_error_set(err, MB_ERR_RUNTIME, "cannot create scratch file '%s': %s", path,
                           strerror(errno));
     } else if (flags & MB_SCRATCH_FORCE) {
-        rc = reuse(path, &st, err);
+        rc = mb_scratch_reuse(path, &st, err);
     } else {
-        const char *what = lstat(path, &st) == 0 ? kind_of(st.st_mode) : "something";
+        const char *what = lstat(path, &st) == 0 ? mb_scratch_kind_of(st.st_mode) : "something";
         rc = mb_error_set(
             err, MB_ERR_USAGE,
             "scratch file '%s' already exists (%s); mpibench never overwrites a file it "
@@ -500,20 +252,20 @@ int mb_scratch_register(const char *path, struct mb_error *err)
     sigset_t old;
     int slot, rc;
 
-    if ((rc = check_path(path, err)) != 0)
+    if ((rc = mb_scratch_check_path(path, err)) != 0)
         return rc;
     if (lstat(path, &st) != 0)
         return mb_error_set(err, MB_ERR_RUNTIME, "cannot register scratch file '%s': %s", path,
                             strerror(errno));
     if (!S_ISREG(st.st_mode))
         return mb_error_set(err, MB_ERR_RUNTIME, "cannot register scratch file '%s': it is %s",
-                            path, kind_of(st.st_mode));
+                            path, mb_scratch_kind_of(st.st_mode));
     r = registry();
     block_signals(&old);
     slot = find_slot(r, path);
     if (slot < 0 && (slot = free_slot(r)) < 0) {
         unblock_signals(&old);
-        return registry_full(err);
+        return mb_scratch_registry_full(err);
     }
     publish(r, slot, path, &st, 0, KIND_FILE);
     unblock_signals(&old);
@@ -527,13 +279,13 @@ int mb_scratch_mkdir(const char *path, struct mb_error *err)
     sigset_t old;
     int slot, rc;
 
-    if ((rc = check_path(path, err)) != 0)
+    if ((rc = mb_scratch_check_path(path, err)) != 0)
         return rc;
     r = registry();
     block_signals(&old);
     if ((slot = free_slot(r)) < 0) {
         unblock_signals(&old);
-        return registry_full(err);
+        return mb_scratch_registry_full(err);
     }
     if (mkdir(path, 0777) != 0) {
         const int e = errno;
@@ -562,7 +314,7 @@ int mb_scratch_opened(const char *path)
     /* Open_Close times the opens: after the first, this is a lookup and nothing else. */
     if (slot >= 0 && r->slot[slot].opener == getpid())
         return 0;
-    if (check_path(path, &(struct mb_error){MB_ERR_NONE, ""}) != 0)
+    if (mb_scratch_check_path(path, &(struct mb_error){MB_ERR_NONE, ""}) != 0)
         return 0;
     block_signals(&old);
     if (slot < 0 && (slot = free_slot(r)) >= 0) {

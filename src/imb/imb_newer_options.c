@@ -337,20 +337,38 @@ static const char *const float_words[] = {"float", NULL};
 static const char *const base_words[] = {"base", NULL};
 static const char *const multi_words[] = {"multi", NULL};
 
-/* Index = position in mb_imb_config.same_as_31 (MB_IMB_N_SAME_AS_31 entries). */
+/* Each such option once: its index in mb_imb_config.same_as_31 (MB_IMB_N_SAME_AS_31 entries),
+ * its name, the one value accepted (as --help shows it) and --help's text. The option rows
+ * (SAME_ROW) and same_rows[] below both take the name from here. */
+#define S31_ROOT_SHIFT    0, "-root_shift", "on", "the root moves every repetition (IMB 3.1)"
+#define S31_SYNC          1, "-sync", "off", "no barrier between repetitions (IMB 3.1)"
+#define S31_IMB_BARRIER   2, "-imb_barrier", "off", "MPI_Barrier (IMB 3.1)"
+#define S31_DATA_TYPE     3, "-data_type", "byte", "MPI_BYTE messages (IMB 3.1)"
+#define S31_RED_DATA_TYPE 4, "-red_data_type", "float", "MPI_FLOAT reductions (IMB 3.1)"
+#define S31_CONTIG_TYPE   5, "-contig_type", "base", "the plain type (IMB 3.1)"
+#define S31_MSG_PAUSE     6, "-msg_pause", "off", "no pauses (IMB 3.1)"
+#define S31_AGGREGATE_MODE                                                                         \
+    7, "-aggregate_mode", "multi", "aggregate and non-aggregate runs (IMB 3.1)"
+#define SAME_NAME_(i, opt, value, text) opt
+#define SAME_NAME(row)                  SAME_NAME_(row)
+
+/* Index = position in mb_imb_config.same_as_31. */
 static const struct same_as_31 same_rows[MB_IMB_N_SAME_AS_31] = {
-    {"-root_shift", "Intel IMB 4.1", NULL, 1,
+    {SAME_NAME(S31_ROOT_SHIFT), "Intel IMB 4.1", NULL, 1,
      "on: the root moves to the next rank every repetition, as IMB 3.1"},
-    {"-sync", "Intel IMB 4.1", NULL, 0,
+    {SAME_NAME(S31_SYNC), "Intel IMB 4.1", NULL, 0,
      "off: no barrier between the repetitions of a collective, as IMB 3.1"},
-    {"-imb_barrier", "Intel IMB 2017 Update 1", NULL, 0, "off: MPI_Barrier, as IMB 3.1"},
-    {"-data_type", "Intel IMB 2019", byte_words, 0, "byte: MPI_BYTE messages, as IMB 3.1"},
-    {"-red_data_type", "Intel IMB 2019", float_words, 0,
+    {SAME_NAME(S31_IMB_BARRIER), "Intel IMB 2017 Update 1", NULL, 0,
+     "off: MPI_Barrier, as IMB 3.1"},
+    {SAME_NAME(S31_DATA_TYPE), "Intel IMB 2019", byte_words, 0,
+     "byte: MPI_BYTE messages, as IMB 3.1"},
+    {SAME_NAME(S31_RED_DATA_TYPE), "Intel IMB 2019", float_words, 0,
      "float: reductions of MPI_FLOAT, as IMB 3.1"},
-    {"-contig_type", "Intel IMB 2019", base_words, 0, "base: the plain type, as IMB 3.1"},
-    {"-msg_pause", "Intel IMB 2021.2", NULL, 0,
+    {SAME_NAME(S31_CONTIG_TYPE), "Intel IMB 2019", base_words, 0,
+     "base: the plain type, as IMB 3.1"},
+    {SAME_NAME(S31_MSG_PAUSE), "Intel IMB 2021.2", NULL, 0,
      "off: no pause between lengths or benchmarks, as IMB 3.1"},
-    {"-aggregate_mode", "Intel IMB 2019 Update 1", multi_words, 0,
+    {SAME_NAME(S31_AGGREGATE_MODE), "Intel IMB 2019 Update 1", multi_words, 0,
      "multi: aggregate and non-aggregate runs, as IMB 3.1"},
 };
 
@@ -417,8 +435,10 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
         .name = opt, .kind = MB_OPT_REFUSED, .help = rel                                           \
     }
 
-/* A row accepting only the value IMB 3.1 runs (same_as_31[i] records that it was given). */
-#define SAME_ROW(i, opt, value, text)                                                              \
+/* A row accepting only the value IMB 3.1 runs (same_as_31[i] records that it was given), from
+ * the option's line above. */
+#define SAME_ROW(row) SAME_ROW_(row)
+#define SAME_ROW_(i, opt, value, text)                                                             \
     {                                                                                              \
         .name = opt, .kind = MB_OPT_CUSTOM, .offset = IMB(same_as_31[i]), .metavar = value,        \
         .help = "accepted as " value " only: " text, .parse = same_parse_##i,                      \
@@ -427,9 +447,7 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
 
 /* The rows IMB-EXT and IMB-IO share after the lengths and the policy. */
 #define EXT_IO_SAME_ROWS                                                                           \
-    SAME_ROW(2, "-imb_barrier", "off", "MPI_Barrier (IMB 3.1)"),                                   \
-        SAME_ROW(6, "-msg_pause", "off", "no pauses (IMB 3.1)"),                                   \
-        SAME_ROW(7, "-aggregate_mode", "multi", "aggregate and non-aggregate runs (IMB 3.1)")
+    SAME_ROW(S31_IMB_BARRIER), SAME_ROW(S31_MSG_PAUSE), SAME_ROW(S31_AGGREGATE_MODE)
 
 /* Intel IMB 2019's benchmark-list files, refused by every family. */
 #define REFUSED_2019                                                                               \
@@ -486,13 +504,13 @@ static const struct mb_option mpi1_rows[] = {
      .help = "off: no row for length 0 (default on, as IMB 3.1)",
      .parse = parse_zero_size,
      .show = show_zero_size},
-    SAME_ROW(0, "-root_shift", "on", "the root moves every repetition (IMB 3.1)"),
-    SAME_ROW(1, "-sync", "off", "no barrier between repetitions (IMB 3.1)"),
-    SAME_ROW(2, "-imb_barrier", "off", "MPI_Barrier (IMB 3.1)"),
-    SAME_ROW(3, "-data_type", "byte", "MPI_BYTE messages (IMB 3.1)"),
-    SAME_ROW(4, "-red_data_type", "float", "MPI_FLOAT reductions (IMB 3.1)"),
-    SAME_ROW(5, "-contig_type", "base", "the plain type (IMB 3.1)"),
-    SAME_ROW(6, "-msg_pause", "off", "no pauses (IMB 3.1)"),
+    SAME_ROW(S31_ROOT_SHIFT),
+    SAME_ROW(S31_SYNC),
+    SAME_ROW(S31_IMB_BARRIER),
+    SAME_ROW(S31_DATA_TYPE),
+    SAME_ROW(S31_RED_DATA_TYPE),
+    SAME_ROW(S31_CONTIG_TYPE),
+    SAME_ROW(S31_MSG_PAUSE),
     {.name = "-window_size",
      .kind = MB_OPT_LONG,
      .offset = IMB(window_size),

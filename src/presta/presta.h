@@ -11,10 +11,24 @@
 
 #include <mpi.h>
 
+/* What com, laten and rma differ in where their shared code serves them: one row per
+ * program, defined in the program's own file, so that the shared code never asks which
+ * program it runs. */
+struct mb_presta_program {
+    /* The JSON field of a row's time per operation: laten's "latency_usec", com's and rma's
+     * "op_time_usec" (docs/results.schema.json, presta_row). */
+    const char *figure;
+    int bandwidth; /* the rows have a bandwidth (com, rma; laten's are 0 bytes) */
+    /* The starting value of the smallest sample time (seconds) behind the footer's "Ticks for
+     * minimum sample": 9999 in Presta 1.2's laten.c, 99999 in com.c and rma.c. */
+    double min_sample_initial;
+};
+
 /* One run of com, laten or rma: the layout, this rank's partner and the running tallies. */
 struct mb_presta_job {
     const struct mb_ctx *ctx;
     const struct mb_config *cfg;
+    const struct mb_presta_program *program;
     struct mb_presta_layout layout;
     int partner;       /* target(rank), fixed for the run (Presta's partner rule) */
     double min_sample; /* smallest reported sample time ("Ticks for minimum sample") */
@@ -22,7 +36,7 @@ struct mb_presta_job {
 };
 
 void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
-                        const struct mb_config *cfg, double min_sample_initial);
+                        const struct mb_config *cfg, const struct mb_presta_program *program);
 
 /* Presta 1.2's butterfly barrier, generic_barrier (zero-byte messages, tag 1), on comm. */
 void mb_presta_barrier(MPI_Comm comm);

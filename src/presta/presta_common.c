@@ -14,15 +14,16 @@
 #include <string.h>
 
 void mb_presta_job_init(struct mb_presta_job *job, const struct mb_ctx *ctx,
-                        const struct mb_config *cfg, double min_sample_initial)
+                        const struct mb_config *cfg, const struct mb_presta_program *program)
 {
     memset(job, 0, sizeof *job);
     job->ctx = ctx;
     job->cfg = cfg;
+    job->program = program;
     job->layout = (struct mb_presta_layout){ctx->size, (int)mb_presta_cfg(cfg)->ppn,
                                             mb_presta_cfg(cfg)->cyclic, mb_presta_cfg(cfg)->nearby};
     job->partner = mb_presta_target(&job->layout, ctx->rank);
-    job->min_sample = min_sample_initial;
+    job->min_sample = program->min_sample_initial;
 }
 
 void mb_presta_barrier(MPI_Comm comm)
@@ -353,8 +354,9 @@ double mb_presta_pick(const double *samples, long n)
     return best;
 }
 
-static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r, int raw)
+static void json_row(const struct mb_presta_job *job, const struct mb_presta_row *r)
 {
+    const struct mb_ctx *ctx = job->ctx;
     struct mb_jobj o;
 
     if (!ctx->json)
@@ -368,13 +370,12 @@ static void json_row(const struct mb_ctx *ctx, const struct mb_presta_row *r, in
     if (r->epochs > 0)
         mb_jobj_int(&o, "epochs", r->epochs);
     mb_jobj_num(&o, "time_sec", r->time);
-    if (strcmp(ctx->suite->legacy, "laten") != 0)
+    if (job->program->bandwidth)
         mb_jobj_num(&o, "bandwidth_mb_per_sec", r->bandwidth);
     /* The figure of each sample is the sample's time per measurement scaled as the printed
      * figure is from the fastest one (usec per operation). */
-    mb_jobj_figure(&o, strcmp(ctx->suite->legacy, "laten") == 0 ? "latency_usec" : "op_time_usec",
-                   r->op_us, r->samples, (size_t)r->nsamples, 1,
-                   r->time > 0 ? r->op_us / r->time : 0.0, raw);
+    mb_jobj_figure(&o, job->program->figure, r->op_us, r->samples, (size_t)r->nsamples, 1,
+                   r->time > 0 ? r->op_us / r->time : 0.0, job->cfg->common.raw_samples);
     mb_jobj_sample_count(&o, (size_t)r->nsamples);
     mb_jarray_nums(&o, "samples_sec", r->samples, (size_t)r->nsamples, 1, 1.0);
     if (r->defects >= 0)
@@ -393,7 +394,7 @@ void mb_presta_row_done(struct mb_presta_job *job, const struct mb_presta_row *r
 {
     defect_line(job->ctx, r);
     mb_flush(&job->ctx->out);
-    json_row(job->ctx, r, job->cfg->common.raw_samples);
+    json_row(job, r);
     job->rows++;
     if (r->defects > 0)
         job->defects += r->defects;

@@ -207,8 +207,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     # skipped.
     estimates = {}
     for i, prog in enumerate(PHASES):
-        m = re.search(rf"^\[{i + 1}/7\] (.*)$", proc.stdout, re.M)
-        check(m, f"no progress line for phase {i + 1}/7 ({prog})")
+        m = re.search(rf"^\[{i + 1}/{len(PHASES)}\] (.*)$", proc.stdout, re.M)
+        check(m, f"no progress line for phase {i + 1}/{len(PHASES)} ({prog})")
         no_io = opts.no_io and prog in IO_PHASES
         skipped = prog not in ran_on(opts.np, opts.no_io)
         check(("skipped, needs " in m.group(1)) == (skipped and not no_io),
@@ -230,7 +230,7 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     # summary.txt: each phase's seconds beside the plan's estimate.
     summary = open(os.path.join(out, "summary.txt")).read()
     for i, p in enumerate(PHASES):
-        row = re.search(rf"^# {i + 1}/7 .* (ok|skipped) +(\S+) +(\S+)$", summary, re.M)
+        row = re.search(rf"^# {i + 1}/{len(PHASES)} .* (ok|skipped) +(\S+) +(\S+)$", summary, re.M)
         check(row and (row.group(3) == "-") == (p not in ran),
               f"summary.txt: phase {p} has no seconds and estimate: {row and row.group(0)}")
     for p in ran:
@@ -261,7 +261,7 @@ def check_run(opts, cwd, proc, outdir, progress=None):
         # naming it and what it was measuring.
         for i, r in enumerate(phases):
             if r["skipped"] is None and r["elapsed_sec"] >= 2.5 * progress:
-                check(re.search(rf"^\[{i + 1}/7\] {re.escape(r['program'])}: \d+:\d\d in the "
+                check(re.search(rf"^\[{i + 1}/{len(PHASES)}\] {re.escape(r['program'])}: \d+:\d\d in the "
                                 r"phase, now: \S", proc.stderr, re.M),
                       f"no progress line on stderr during {r['program']} "
                       f"({r['elapsed_sec']:.1f} s, --progress {progress}):\n{proc.stderr[-2000:]}")

@@ -89,7 +89,7 @@ def check(mode, status, out, err, res, small, removed, filled):
             continue
         title = {"com": "Presta com:", "laten": "Presta laten:"}.get(prog, prog + ":")
         row = next((i for i, l in enumerate(lines)
-                    if re.match(rf"# \d/\d {re.escape(title)}", l)), None)
+                    if re.match(rf"# \d+/\d+ {re.escape(title)}", l)), None)
         if row is None or word not in lines[row]:
             problems.append(f"summary.txt: {prog} is not '{word}'")
         html_row = re.search(rf"<tr><td>{re.escape(title)}[^<]*</td><td>([^<]*)"

@@ -45,6 +45,24 @@ static const struct mb_rt_page *page(const char *name)
     return NULL;
 }
 
+static int same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 when two lists of conditions are the same (so that both figures hold on one record). */
+static int same_when(const struct mb_rt_cond *a, const struct mb_rt_cond *b)
+{
+    for (int i = 0; i < MB_RT_CONDS; i++) {
+        if (!a[i].field || !b[i].field)
+            return !a[i].field && !b[i].field;
+        if (!same_text(a[i].field, b[i].field) || a[i].test != b[i].test ||
+            !same_text(a[i].value, b[i].value) || a[i].num != b[i].num)
+            return 0;
+    }
+    return 1;
+}
+
 static void check_row(const struct mb_record_type *t, int *drawn)
 {
     const char *ty = t->type;
@@ -62,6 +80,14 @@ static void check_row(const struct mb_record_type *t, int *drawn)
             EXPECT(!more[i] || has(ty, more[i]));
         EXPECT(!g->samples == !g->per);
         check_conds(ty, g->when, MB_RT_CONDS);
+        /* compare names a measurement by the figure's name, the record's name and its place,
+         * and keeps the first of two equal names: two figures of one record type under the
+         * same conditions need names of their own, or only the first is compared (b_eff_io's
+         * definitions share names under conditions that exclude each other). */
+        for (int e = 0; e < f; e++)
+            if (same_when(g->when, t->figures[e].when))
+                EXPECT(strcmp(g->name ? g->name : "",
+                              t->figures[e].name ? t->figures[e].name : "") != 0);
     }
     for (int k = 0; k < MB_RT_PLOTS && t->plots[k].page; k++) {
         const struct mb_rt_plot *d = &t->plots[k];
