@@ -18,6 +18,8 @@
 #                             globalop run)
 #   MB_SCALE_SIZES=N          IMB's largest message 2^N bytes (default 12)
 #   MB_SCALE_TIMEOUT=SEC      host seconds per suite before it is stopped (default 3600)
+#   MB_SCALE_RUN_ARGS='...'   more arguments for the main job (e.g. '--skip b_eff')
+#   MB_SCALE_CFG='--cfg=...'  more simulation settings (tests/scale/smpirun.sh)
 #   MB_WERROR=ON              warnings are errors
 # Exits 0 when every suite ended with status 0, 1 otherwise, 2 on bad arguments (--ctest:
 # ctest's status).
@@ -99,7 +101,7 @@ suite_args() {
     rma) echo "presta-rma -o 10 -c 2 -e 65536" ;;
     allred) echo "presta-allred 10 10 5" ;;
     globalop) echo "presta-globalop" ;;
-    run) echo "run --quick --timeout 1000000 --output-dir $OUT/run" ;;
+    run) echo "run --quick --timeout 1000000 ${MB_SCALE_RUN_ARGS:-} --output-dir $OUT/run" ;;
     *) return 1 ;;
     esac
 }

@@ -53,7 +53,11 @@ static void on_tick(int sig)
     (void)sig;
     if (!atomic_load(&on))
         return;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    /* The name in parentheses is libc's function even where clock_gettime is a macro:
+     * SimGrid's SMPI defines it as its simulated clock, which needs a simulated process and
+     * crashed the simulator when the tick arrived while the simulator itself ran (the main job
+     * at 128 processes). A progress line counts host seconds, so both reads use libc's. */
+    (clock_gettime)(CLOCK_MONOTONIC, &now);
     memcpy(line, prefix, prefix_len);
     n = prefix_len;
     n += clock_digits(line + n, (long)(now.tv_sec - started.tv_sec));
@@ -122,7 +126,7 @@ int mb_progress_start(double seconds, const char *what)
     if (prefix_len >= sizeof prefix)
         prefix_len = sizeof prefix - 1;
     set_label("setting up");
-    clock_gettime(CLOCK_MONOTONIC, &started);
+    (clock_gettime)(CLOCK_MONOTONIC, &started); /* libc's, as on_tick's */
     atomic_store(&on, 1);
     sigprocmask(SIG_SETMASK, &old, NULL);
     memset(&every, 0, sizeof every);

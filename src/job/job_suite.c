@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,8 +35,10 @@ enum { MB_JOB_PATH = 4096 };
 
 struct mb_job_config {
     int quick, full;
-    char *io_dir;    /* --io-dir: where the I/O phases' scratch directory is made */
-    double progress; /* --progress: seconds between progress lines in a phase, 0: none */
+    char *io_dir;       /* --io-dir: where the I/O phases' scratch directory is made */
+    double progress;    /* --progress: seconds between progress lines in a phase, 0: none */
+    char *skip;         /* --skip PROG[,PROG...]: phases not to run */
+    unsigned skip_mask; /* bit i: phase i is named by --skip (resolved by its parse) */
     /* Resolved by validation on rank 0; plain bytes, so they travel with the block. */
     int mode;
     char dir[MB_JOB_PATH];     /* the output directory, never an earlier run's */
@@ -48,6 +51,31 @@ static int check_io_dir(struct mb_config *cfg, const char *value, struct mb_erro
 {
     (void)cfg;
     return mb_scratch_dir_check(value, "--io-dir", err);
+}
+
+/* --skip: every name must be a phase's program (mb_job_phase_at(i)->prog, any case). */
+static int check_skip(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    struct mb_job_config *j = cfg->settings;
+    const char *w = value;
+
+    j->skip_mask = 0;
+    for (;;) {
+        const size_t len = strcspn(w, ",");
+        size_t i = 0;
+        while (i < mb_job_phase_count() && !(strlen(mb_job_phase_at(i)->prog) == len &&
+                                             strncasecmp(mb_job_phase_at(i)->prog, w, len) == 0))
+            i++;
+        if (i == mb_job_phase_count())
+            return mb_usage(err,
+                            "invalid value '%s' for --skip: '%.*s' is not a phase (com, laten, "
+                            "IMB-MPI1, IMB-EXT, b_eff, b_eff_io, IMB-IO)",
+                            value, (int)len, w);
+        j->skip_mask |= 1u << i;
+        if (w[len] == '\0')
+            return 0;
+        w += len + 1;
+    }
 }
 
 static const struct mb_option rows[] = {
@@ -74,6 +102,13 @@ static const struct mb_option rows[] = {
      .metavar = "SEC",
      .help = "during a phase, a line on stderr every SEC seconds naming what is measured "
              "(default 30; 0: none)"},
+    {.name = "--skip",
+     .kind = MB_OPT_STRING,
+     .offset = JOB(skip),
+     .metavar = "PROG[,PROG...]",
+     .help = "do not run these phases (com, laten, IMB-MPI1, IMB-EXT, b_eff, b_eff_io, IMB-IO); "
+             "they are listed as skipped",
+     .parse = check_skip},
 };
 
 /* A line at least every 30 s: a phase may run quiet for minutes (b_eff_io's partitions). */
@@ -266,6 +301,14 @@ struct phase_end {
     double estimate; /* mb_job_phase_estimate */
     char why[1024];  /* rank 0: why a phase that ran failed (mpibench_run_why), or "" */
 };
+
+/* Why phase i does not run on nprocs processes: the plan's reason, or --skip, or NULL. */
+static const char *phase_skip(const struct mb_job_config *j, size_t i, int nprocs)
+{
+    const char *why = mb_job_skip_reason(mb_job_phase_at(i), nprocs);
+
+    return why ? why : (j->skip_mask >> i) & 1u ? "--skip names it" : NULL;
+}
 
 static void clock_text(char *buf, size_t len, double s)
 {
@@ -652,7 +695,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         const struct mb_job_phase *p = mb_job_phase_at(i);
         ends[i].status = PHASE_PENDING;
         ends[i].estimate = mb_job_phase_estimate(p, (enum mb_job_mode)j->mode);
-        if (!mb_job_skip_reason(p, ctx->size))
+        if (!phase_skip(j, i, ctx->size))
             left_in_plan += ends[i].estimate;
     }
     if (ctx->rank == 0) {
@@ -673,7 +716,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     }
     for (size_t i = 0; i < n; i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
-        const char *skip = mb_job_skip_reason(p, ctx->size);
+        const char *skip = phase_skip(j, i, ctx->size);
         char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48], est[48], what[160];
         struct phase_words words;
         const double elapsed = mb_stopwatch_read(&job_clock);
@@ -753,7 +796,7 @@ static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
               mb_job_mode_name(j->mode));
     for (size_t i = 0; i < mb_job_phase_count(); i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
-        const char *skip = mb_job_skip_reason(p, ctx->size);
+        const char *skip = phase_skip(j, i, ctx->size);
         char *argv[2 * MB_JOB_MAX_ARGS];
         struct phase_words words;
         const int argc = phase_argv(p, cfg, argv, &words);
