@@ -70,14 +70,14 @@ def pingpong(bindir, results):
                 if r.get("type") == "result" and r.get("benchmark") == "PingPong"}
         near(f"PingPong {where}, 0 bytes, t [usec]", rows[0]["t_avg_usec"],
              model_time(0, per_host) * 1e6, results)
-        near(f"PingPong {where}, {big} bytes, Mbytes/sec", rows[big]["mbytes_per_sec"],
+        near(f"PingPong {where}, {big} bytes, Mbytes/sec", rows[big]["mib_per_sec"],
              big / 2**20 / model_time(big, per_host), results)
 
 
 def com(bindir, results):
     size = 1048576
     recs = run(bindir, 4, 1, "com", ["-o", "10", "-b", str(size), "-e", str(size)])
-    rows = [r for r in recs if r.get("type") == "presta_row" and r.get("size_bytes") == size]
+    rows = [r for r in recs if r.get("type") == "presta_row" and r.get("bytes") == size]
     if len(rows) != 4:
         raise RuntimeError(f"expected 4 com rows at {size} bytes, got {len(rows)}")
     for r in rows:
@@ -86,7 +86,7 @@ def com(bindir, results):
         pairs = r["processes"] // 2
         ways = 2 if r["test"] == "Bidirectional" else 1
         near(f"com {r['test']} on {r['processes']} processes, {size} bytes, MB/s",
-             r["bandwidth_mbs"], pairs * ways * size / model_time(size, 1) / 1e6, results)
+             r["bandwidth_mb_per_sec"], pairs * ways * size / model_time(size, 1) / 1e6, results)
 
 
 def bcast(bindir, results):
