@@ -95,7 +95,7 @@ suite_args() {
     case "$1" in
     imb-mpi1) echo "imb-mpi1 -npmin $P -iter 20,2 -time 0.01 -msglog 0:$SIZES" ;;
     imb-ext) echo "imb-ext -npmin $P -iter 20,2 -time 0.01 -msglog 0:$SIZES" ;;
-    beff) echo "beff --memory 1 --random 2 --repetitions 1 --seed 1" ;;
+    beff) echo "beff --memory 1 --random 2 --repetitions 1 --max-looplength 2 --seed 1" ;;
     com) echo "presta-com -o 10 -e 65536" ;;
     laten) echo "presta-laten -o 10" ;;
     rma) echo "presta-rma -o 10 -c 2 -e 65536" ;;

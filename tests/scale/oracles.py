@@ -12,12 +12,18 @@ so it takes 1 us + s / 12.5e9 s; inside a host it crosses the loopback, 0.1 us +
              in MB/s (10^6)
   bcast      IMB-MPI1 Bcast at 1 MiB with SMPI's binomial tree on 4, 16 and 64 processes:
              log2(P) x (latency + s / bandwidth), growing with log2(P)
+  beff       b_eff on 16 processes (--memory 1, L_max 8 KiB): per ring and random pattern and
+             length L the best method's bandwidth, Irecv+Isend to both neighbours at once:
+             2P x L / (latency + 2L / bandwidth) (P x L / (latency + L / bandwidth) for rings of
+             2, where one message per pair remains); from it each pattern's average over the 21
+             lengths, the rings' geometric mean at L_max and b_eff = sqrt(rings x random)
 Prints one line per check and "N passed, N failed"; exit status 1 if any failed.
 
 usage: oracles.py --bin BUILD_SMPI_DIR [--only NAME]
 """
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -64,14 +70,14 @@ def pingpong(bindir, results):
                 if r.get("type") == "result" and r.get("benchmark") == "PingPong"}
         near(f"PingPong {where}, 0 bytes, t [usec]", rows[0]["t_avg_usec"],
              model_time(0, per_host) * 1e6, results)
-        near(f"PingPong {where}, {big} bytes, Mbytes/sec", rows[big]["mbytes_per_sec"],
+        near(f"PingPong {where}, {big} bytes, Mbytes/sec", rows[big]["mib_per_sec"],
              big / 2**20 / model_time(big, per_host), results)
 
 
 def com(bindir, results):
     size = 1048576
     recs = run(bindir, 4, 1, "com", ["-o", "10", "-b", str(size), "-e", str(size)])
-    rows = [r for r in recs if r.get("type") == "presta_row" and r.get("size_bytes") == size]
+    rows = [r for r in recs if r.get("type") == "presta_row" and r.get("bytes") == size]
     if len(rows) != 4:
         raise RuntimeError(f"expected 4 com rows at {size} bytes, got {len(rows)}")
     for r in rows:
@@ -80,7 +86,7 @@ def com(bindir, results):
         pairs = r["processes"] // 2
         ways = 2 if r["test"] == "Bidirectional" else 1
         near(f"com {r['test']} on {r['processes']} processes, {size} bytes, MB/s",
-             r["bandwidth_mbs"], pairs * ways * size / model_time(size, 1) / 1e6, results)
+             r["bandwidth_mb_per_sec"], pairs * ways * size / model_time(size, 1) / 1e6, results)
 
 
 def bcast(bindir, results):
@@ -102,7 +108,64 @@ def bcast(bindir, results):
              row[0]["t_avg_usec"], levels * model_time(size, 1) * 1e6, results)
 
 
-CHECKS = {"pingpong": pingpong, "com": com, "bcast": bcast}
+def beff(bindir, results):
+    # Every process on its own host, so a ring's messages never share a link: in an iteration
+    # of Irecv+Isend every process sends L bytes to each neighbour at once over its one uplink
+    # and receives two over its downlink, t = latency + 2L / bandwidth for 2P messages; the
+    # Sendrecv method sends them one after the other (2 x (latency + L / bandwidth)), so the
+    # best method (b_eff's max over methods) is Irecv+Isend. A ring of 2 keeps one message per
+    # pair after b_eff's pong removal: t = latency + L / bandwidth for P messages. b_eff's
+    # bandwidth of a pattern is L x messages per iteration / iteration time (b_eff paper §3).
+    np = 16
+    recs = run(bindir, np, 1, "b_eff", ["--memory", "1", "--random", "2", "--repetitions", "1",
+                                        "--max-looplength", "2", "--seed", "1"])
+    pats = {r["pattern"]: r for r in recs if r.get("type") == "beff_pattern"}
+    res = [r for r in recs if r.get("type") == "beff_result"]
+    if len(res) != 1 or res[0]["processes"] != np:
+        raise RuntimeError("no b_eff result record on 16 processes")
+    res = res[0]
+    lens = res["bytes"]
+    used = [p for p in sorted(pats) if pats[p]["role"] in ("ring", "random")]
+
+    def model(p, size):
+        if not pats[p]["label"].endswith("fix") and pats[p]["role"] == "ring":
+            raise RuntimeError(f"b_eff pattern {pats[p]['label']} has rings of two sizes")
+        msgs = pats[p]["messages_per_iteration"]
+        if msgs == np:
+            return msgs * size / model_time(size, 1) / 1e6
+        if msgs != 2 * np:
+            raise RuntimeError(f"b_eff pattern {pats[p]['label']}: {msgs} messages")
+        return msgs * size / (2 * LINK_LAT + 2 * size / LINK_BW) / 1e6
+
+    best = {}
+    for r in recs:
+        if r.get("type") == "beff_measurement" and r["pattern"] in used:
+            key = (r["pattern"], r["bytes"])
+            best[key] = max(best.get(key, 0.0), r["mb_per_sec"])
+    if len(best) != len(used) * len(lens):
+        raise RuntimeError(f"b_eff: {len(best)} ring and random measurements, "
+                           f"expected {len(used) * len(lens)}")
+    worst = max(best, key=lambda k: abs(best[k] / model(*k) - 1))
+    near(f"b_eff on {np} processes, worst of {len(best)} ring and random (pattern, length), "
+         f"{pats[worst[0]]['label']} at {worst[1]} bytes, MB/s", best[worst], model(*worst),
+         results)
+    avg = {p: sum(model(p, size) for size in lens) / len(lens) for p in used}
+    for p in used:
+        near(f"b_eff pattern {p} {pats[p]['label']}, average over the lengths, MB/s",
+             res["pattern_avg_mb_per_sec"][p], avg[p], results)
+
+    def geo(values):
+        return math.exp(sum(math.log(v) for v in values) / len(values))
+
+    rings = [p for p in used if pats[p]["role"] == "ring"]
+    randoms = [p for p in used if pats[p]["role"] == "random"]
+    near(f"b_eff on {np} processes, rings at L_max {lens[-1]} bytes, MB/s",
+         res["rings_at_lmax_mb_per_sec"], geo([model(p, lens[-1]) for p in rings]), results)
+    near(f"b_eff on {np} processes, MB/s", res["b_eff_mb_per_sec"],
+         math.sqrt(geo([avg[p] for p in rings]) * geo([avg[p] for p in randoms])), results)
+
+
+CHECKS = {"pingpong": pingpong, "com": com, "bcast": bcast, "beff": beff}
 
 
 def main():
