@@ -115,7 +115,8 @@ def check_spread_line(run, records, types, schema):
     """--spread where a figure is a line, not a table row (allred's Op mean, globalop's average
     per section, b_eff's value): one "MEDIAN [unit], 95 % interval LOW .. HIGH" line per record
     that has a median, in the records' order, with the JSON's numbers as printed."""
-    pat = re.compile(r"(\d+\.\d+)(?: [A-Za-z/]+)?, 95 % interval (\d+\.\d+) \.\. (\d+\.\d+)")
+    num = r"(-?\d+\.\d+)"  # allred's op time less its compute loop can be below 0
+    pat = re.compile(num + r"(?: [A-Za-z/]+)?, 95 % interval " + num + r" \.\. " + num)
     lines = [m.groups() for m in map(pat.search, run.stdout.splitlines()) if m]
     rows = []
     for r in records:
