@@ -49,9 +49,11 @@ FULL = r"'[^']*small/mpibench-io-[^']*/IMB_out[^']*'.*(file system full\?|[Nn]o 
 GONE = r"'[^']*small/mpibench-io-[^']*/b_eff_io_data_[^']*'.*[Nn]o such file or directory"
 
 
-def expected(mode):
-    """Phase program -> (status word in summary.txt, reason pattern or None)."""
-    want = {p: ("ok", None) for p in ("com", "laten", "IMB-MPI1", "IMB-EXT", "b_eff")}
+def expected(mode, skipped=()):
+    """Phase program -> (status word in summary.txt, reason pattern or None); the phases the
+    job's --skip names: ("skipped", None)."""
+    want = {p: ("skipped" if p in skipped else "ok", None)
+            for p in ("com", "laten", "IMB-MPI1", "IMB-EXT", "b_eff")}
     if mode == "refuse":
         want["b_eff_io"] = ("FAILED (2)", SPACE)
         want["IMB-IO"] = ("FAILED (2)", SPACE)
@@ -61,13 +63,13 @@ def expected(mode):
     return want
 
 
-def check(mode, status, out, err, res, small, removed, filled):
+def check(mode, status, out, err, res, small, removed, filled, skipped=()):
     problems = []
     if status != 1:
         problems.append(f"exit status {status}, expected 1 (a phase failed)")
     if "MPI_ABORT" in err.upper():
         problems.append("the job was aborted (MPI_Abort)")
-    want = expected(mode)
+    want = expected(mode, skipped)
     try:
         with open(os.path.join(res, "summary.txt")) as f:
             summary = f.read()
@@ -98,6 +100,10 @@ def check(mode, status, out, err, res, small, removed, filled):
             problems.append(f"index.html: {prog} is not '{word}'")
         elif reason is not None and not re.search(reason, unescape(html_row.group(2) or "")):
             problems.append(f"index.html: no reason beside {prog}'s status")
+        if word == "skipped":
+            if rec.get("skipped") != "--skip names it":
+                problems.append(f"{prog} is not skipped by --skip: {rec}")
+            continue
         if reason is None:
             if "error" in rec or rec.get("exit_status") != 0:
                 problems.append(f"{prog} did not succeed: {rec}")
@@ -114,7 +120,8 @@ def check(mode, status, out, err, res, small, removed, filled):
     if records[-1].get("type") != "summary" or records[-1].get("exit_status") != 1:
         problems.append(f"results.jsonl does not end with the job's summary (status 1): "
                         f"{records[-1]}")
-    if "Headline numbers:" not in summary or not re.search(r"b_eff +[0-9.]+ MB/s", summary):
+    if "Headline numbers:" not in summary or \
+            ("b_eff" not in skipped and not re.search(r"b_eff +[0-9.]+ MB/s", summary)):
         problems.append("summary.txt lacks the headline numbers")
     left = leftovers(small)
     if left:
@@ -187,7 +194,11 @@ def main():
         if ended is None:
             return 1
         out, err = ended
-        problems = check(opts.mode, proc.returncode, out, err, res, small, removed, filled)
+        skipped = ()
+        if "--skip" in args[:-1]:
+            skipped = tuple(args[args.index("--skip") + 1].split(","))
+        problems = check(opts.mode, proc.returncode, out, err, res, small, removed, filled,
+                         skipped)
         if problems:
             print(f"FAILED: {'; '.join(problems)}\ncommand: {shlex.join(cmd)}\n"
                   f"--- stdout\n{out[-3000:]}--- stderr\n{err[-3000:]}")
