@@ -239,6 +239,14 @@ struct mb_beff_analysis {
     int logavg_errors;               /* values <= 0 met by a geometric mean */
 };
 
+/* Repetition rep's own value at size index k (MB_BEFF_AVG: b_eff; MB_BEFF_SIZES - 1: at
+ * L_max), bytes/s: the 3rd path of b_eff 3.6's protocol, logavg(avg_L(max_mthd b)) of that
+ * repetition alone - b_eff's samples (docs/adr/samples.md). */
+static inline double mb_beff_rep_value(const struct mb_beff_analysis *a, int rep, int k)
+{
+    return a->geo_r[(size_t)rep * (MB_BEFF_SIZES + 1) + (size_t)k].final;
+}
+
 /* exp(mean(log v)) over the n values; a value <= 0 counts an error and gives 0. */
 double mb_beff_logavg(const double *v, int n, int *errors);
 void mb_beff_analyse(const struct mb_beff_data *d, const struct mb_beff_patterns *set, int nprocs,

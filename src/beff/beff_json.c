@@ -85,12 +85,11 @@ void mb_beff_json_result(const struct mb_ctx *ctx, const struct mb_beff_report *
     mb_jobj_int(&o, "repetitions", r->d->nrep);
     mb_jobj_int(&o, "random_patterns", mb_beff_cfg(r->cfg)->random);
     mb_jobj_int(&o, "seed", mb_beff_cfg(r->cfg)->seed);
-    /* The samples are the repetitions (docs/adr/samples.md): each one's b_eff is the 3rd path's
-     * value of that repetition alone, logavg(avg_L(max_mthd b)) (b_eff 3.6 prints them per
-     * repetition); the figure stays the official max over repetitions. */
+    /* The samples are the repetitions (b_eff 3.6 prints them per repetition); the figure stays
+     * the official max over repetitions. */
     for (int j = 0; j < a->nrep; j++) {
-        rep_beff[j] = a->geo_r[(size_t)j * W + MB_BEFF_AVG].final;
-        rep_lmax[j] = a->geo_r[(size_t)j * W + MB_BEFF_SIZES - 1].final;
+        rep_beff[j] = mb_beff_rep_value(a, j, MB_BEFF_AVG);
+        rep_lmax[j] = mb_beff_rep_value(a, j, MB_BEFF_SIZES - 1);
     }
     mb_jobj_figure(&o, "b_eff_mb_per_sec", a->beff / 1e6, rep_beff, (size_t)a->nrep, 1, 1e-6,
                    r->cfg->common.raw_samples);

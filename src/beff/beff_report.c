@@ -134,13 +134,12 @@ void mb_beff_summary(const struct mb_beff_report *r, const struct mb_out *o, int
                   a->beff / 1e6, n);
         mb_printf(o, "                               ( = %10.3f MByte/s  * %d processes)\n",
                   a->beff / 1e6 / n, n);
-        /* --spread: b_eff's samples are its repetitions (docs/adr/samples.md); each one's value
-         * is the 3rd path's, as the JSON's b_eff_mb_per_sec_samples. */
+        /* --spread: b_eff's samples are its repetitions, as the JSON's b_eff_mb_per_sec_samples. */
         if (r->cfg->common.spread && a->nrep > 1) {
             double v[MB_BEFF_REPS_MAX];
             struct mb_spread m;
             for (int j = 0; j < a->nrep; j++)
-                v[j] = a->geo_r[(size_t)j * (MB_BEFF_SIZES + 1) + MB_BEFF_AVG].final / 1e6;
+                v[j] = mb_beff_rep_value(a, j, MB_BEFF_AVG) / 1e6;
             m = mb_spread_of(v, (size_t)a->nrep);
             mb_printf(o,
                       "Median over the %d repetitions: b_eff = %.3f MByte/s, 95 %% interval "
