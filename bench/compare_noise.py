@@ -104,11 +104,6 @@ def spread(rows):
     return out
 
 
-def worse(r):
-    """The row's ratio as "> 1: worse" (compare's own ratio is already that)."""
-    return r["ratio"]
-
-
 def calibrate(rows, summaries):
     """The A/A fraction flagged at other thresholds, each kind of row (communication, file I/O)
     in turn with the other at the threshold the pairs were compared with: the smallest
@@ -125,8 +120,9 @@ def calibrate(rows, summaries):
         cells = []
         for kind in (False, True):
             lim = {kind: t, not kind: base[not kind]}
+            # compare's ratio is "> 1: worse" for times and bandwidths alike.
             n = sum(1 for r in rows
-                    if r["significant"] and worse(r) > 1 + lim[bool(r["file_io"])] / 100)
+                    if r["significant"] and r["ratio"] > 1 + lim[bool(r["file_io"])] / 100)
             cells.append(f"{100 * n / len(rows):.1f} %")
         print(f"| {t} | {cells[0]} | {cells[1]} |")
 
