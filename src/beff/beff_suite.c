@@ -199,8 +199,15 @@ static int beff_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     return 0;
 }
 
+/* --samples in the effective settings: b_eff's samples are its repetitions of the sweep. */
+static void beff_samples_note(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld (the repetitions of the sweep, --repetitions)",
+             (long)mb_beff_cfg(cfg)->repetitions);
+}
+
 const struct mb_suite mb_suite_beff = {
-    .samples_note = "the repetitions of the sweep (--repetitions)",
+    .samples_note = beff_samples_note,
     .name = "beff",
     .legacy = "b_eff",
     .title = "b_eff effective communication bandwidth",

@@ -61,10 +61,10 @@ long mb_config_samples(const struct mb_config *cfg)
 static void show_samples(const struct mb_config *cfg, char *buf, size_t len)
 {
     const long k = mb_config_samples(cfg);
-    const char *note = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->samples_note : NULL;
+    const struct mb_suite *s = cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite) : NULL;
 
-    if (note) {
-        snprintf(buf, len, "%s", note);
+    if (s && s->samples_note) {
+        s->samples_note(cfg, buf, len);
         return;
     }
     if (k == 1)

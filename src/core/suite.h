@@ -63,8 +63,9 @@ struct mb_suite {
     /* Samples per row without --samples (docs/adr/samples.md); 0 = 1, as the originals. */
     long samples;
     /* What the suite's samples are where they are its own (b_eff's repetitions), for the
-     * effective settings of --samples; NULL: timed loops. */
-    const char *samples_note;
+     * effective settings of --samples: the number and what it is, after validate; NULL: timed
+     * loops. */
+    void (*samples_note)(const struct mb_config *cfg, char *buf, size_t len);
     const struct mb_settings_type *settings; /* its settings block and option rows, or NULL */
     mb_positional_fn positional;
     const char *operands; /* --help's synopsis of the positional arguments, with positional */

@@ -228,8 +228,14 @@ static int allred_run(const struct mb_ctx *ctx, const struct mb_config *cfg, str
     return 0;
 }
 
+/* --samples in the effective settings: allred's samples are its own third argument. */
+static void allred_samples_note(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld (the [total samples] argument)", mb_presta_cfg(cfg)->args[2]);
+}
+
 const struct mb_suite mb_suite_presta_allred = {
-    .samples_note = "the [total samples] argument",
+    .samples_note = allred_samples_note,
     .name = "presta-allred",
     .settings = &mb_presta_plain_settings,
     .legacy = "allred",

@@ -143,6 +143,11 @@ def check_run(run):
     for path in run.new_files():
         if o.allow_prefix and os.path.basename(path).startswith(o.allow_prefix):
             run.allow(path)
+    # The effective settings name the number of samples per row, whatever the suite calls them.
+    shown = re.search(r"^#\s+--samples\s+:\s+(\d+)\b", run.stdout, re.M)
+    check(shown and int(shown.group(1)) == o.k,
+          f"the header's --samples line does not start with {o.k}: "
+          f"{shown.group(0) if shown else 'no such line'}")
     types = o.types.split(",")
     ones = o.ones.split(",") if o.ones else []
     counted = {t: 0 for t in types + ones}
