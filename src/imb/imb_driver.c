@@ -676,13 +676,14 @@ static void teardown(struct block_run *r, int ok)
 
 /* -buf_scope run in IMB-IO (docs/adr/program-imb-io-buffers.md): before a length's timed
  * loops the run's buffers grow to what IMB 3.1 allocates for it (IMB_init_buffers_iter: X
- * bytes for every process, in whole ints), or to the length's demand if that is more, and
- * are then set as IMB_set_buf sets them - the send buffer patterned, the receive buffer
- * zeroed. A refused allocation on any process skips the row on all (all or nobody). */
+ * bytes for every process, in whole ints: the demand's io_floor, which the -mem check
+ * counts), or to the length's demand if that is more, and are then set as IMB_set_buf sets
+ * them - the send buffer patterned, the receive buffer zeroed. A refused allocation on any
+ * process skips the row on all (all or nobody). */
 static int grow_iobufs(struct block_run *r)
 {
     struct mb_imb_io_buffers *k = r->iobufs;
-    const size_t imb = mb_imb_io_buffer_len((long long)r->a.bytes);
+    const size_t imb = r->d.io_floor;
     const size_t s = r->d.sregion > imb ? r->d.sregion : imb;
     const size_t rr = r->d.rregion > imb ? r->d.rregion : imb;
     int ok = mb_imb_io_buffers_grow(k, s, rr);
