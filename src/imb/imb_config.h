@@ -46,6 +46,9 @@ struct mb_imb_config {
     int io_force;
     int io_keep;
     double cpu_secs; /* -t_cpu (--cpu-secs); 0 = TARGET_CPU_SECS */
+    /* -t_cpu_rule program|best: how CPU_Exploit is calibrated (enum mb_imb_cpu_rule; 0 = IMB
+     * 3.1's program; docs/adr/program-imb-io-cpu-calibration.md). */
+    int cpu_rule;
     /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as

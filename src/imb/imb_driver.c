@@ -219,57 +219,22 @@ static double overlap_loop(struct block_run *r, long n)
     return mb_timing_stop(&tm, n);
 }
 
-/* The undisturbed rate (guide 4.2.5.1) is the best of PIECES short pieces of the rate probe,
- * and t_CPU the best of up to CALIBRATIONS calls (as many as fit about CALIBRATION_SECS beyond
- * the first): on a loaded node a probe as long as IMB 3.1's 0.01 s target was preempted where a
- * short piece fits a time slice, and the rate of one whole probe made CPU_Exploit 8x shorter
- * than the target (t_CPU 1.2 ms for 10 ms). Long targets (-t_cpu 1) get one call, as before. */
-enum { PIECES = 32, CALIBRATIONS = 5 };
-#define CALIBRATION_SECS 0.04
-
-void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs)
+/* The calibration's timer (imb_cpu.c runs the rule): the products between two clock reads. */
+static double cpu_timer(void *arg, struct mb_imb_cpu *c, long reps)
 {
-    /* The rate from about 5e7 flops (IMB_cpu_exploit.c), more if the clock is coarse. */
-    const double flops = 2.0 * MB_IMB_CPU_N * MB_IMB_CPU_N;
-    long reps = (long)(5e7 / flops) + 1;
-    struct mb_timing tm = mb_timing_make(mb_sync_none());
-    double t, best;
+    struct mb_timing *tm = arg;
 
-    for (;;) {
-        mb_timing_start(&tm);
-        mb_imb_cpu_work(c, reps);
-        (void)mb_timing_stop(&tm, 1);
-        t = tm.elapsed;
-        if (t >= 0.01 || reps > (1L << 40))
-            break;
-        reps *= 4;
-    }
-    if (reps >= PIECES) {
-        const long piece = reps / PIECES;
-        for (int i = 0; i < PIECES; i++) {
-            mb_timing_start(&tm);
-            mb_imb_cpu_work(c, piece);
-            (void)mb_timing_stop(&tm, 1);
-            best = tm.elapsed * (double)reps / (double)piece;
-            if (best > 0 && best < t)
-                t = best;
-        }
-    }
-    c->mflops = t > 0 ? (double)reps * flops * 1e-6 / t : 0.0;
-    c->reps = t > 0 ? (long)(target_secs * (double)reps / t) : 1;
-    if (c->reps < 1)
-        c->reps = 1;
-    best = 0;
-    for (int i = 0; i < CALIBRATIONS && (i == 0 || (double)i * target_secs <= CALIBRATION_SECS);
-         i++) {
-        mb_timing_start(&tm);
-        mb_imb_cpu_work(c, c->reps);
-        (void)mb_timing_stop(&tm, 1);
-        t = tm.elapsed;
-        if (i == 0 || t < best)
-            best = t;
-    }
-    c->t_cpu_usec = best * 1e6;
+    mb_timing_start(tm);
+    mb_imb_cpu_work(c, reps);
+    (void)mb_timing_stop(tm, 1);
+    return tm->elapsed;
+}
+
+void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs, int rule)
+{
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
+
+    mb_imb_cpu_calibrate_by(c, target_secs, (enum mb_imb_cpu_rule)rule, cpu_timer, &tm);
 }
 
 /* -time, step 1 (IMB 3.1 IMB_mem_manager.c: "first, run 1 iteration only"): the time of one
@@ -676,13 +641,14 @@ static void teardown(struct block_run *r, int ok)
 
 /* -buf_scope run in IMB-IO (docs/adr/program-imb-io-buffers.md): before a length's timed
  * loops the run's buffers grow to what IMB 3.1 allocates for it (IMB_init_buffers_iter: X
- * bytes for every process, in whole ints), or to the length's demand if that is more, and
- * are then set as IMB_set_buf sets them - the send buffer patterned, the receive buffer
- * zeroed. A refused allocation on any process skips the row on all (all or nobody). */
+ * bytes for every process, in whole ints: the demand's io_floor, which the -mem check
+ * counts), or to the length's demand if that is more, and are then set as IMB_set_buf sets
+ * them - the send buffer patterned, the receive buffer zeroed. A refused allocation on any
+ * process skips the row on all (all or nobody). */
 static int grow_iobufs(struct block_run *r)
 {
     struct mb_imb_io_buffers *k = r->iobufs;
-    const size_t imb = mb_imb_io_buffer_len((long long)r->a.bytes);
+    const size_t imb = r->d.io_floor;
     const size_t s = r->d.sregion > imb ? r->d.sregion : imb;
     const size_t rr = r->d.rregion > imb ? r->d.rregion : imb;
     int ok = mb_imb_io_buffers_grow(k, s, rr);

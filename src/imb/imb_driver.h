@@ -35,9 +35,10 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
                       const struct mb_imb_plan *plan, const struct mb_imb_item *item,
                       struct mb_imb_tally *tally);
 
-/* CPU_Exploit calibration (guide 4.2.5.1, IMB's initialize step): the undisturbed Mflop/s
- * rate and the repetition count that takes about target_secs, and that call's time. Local. */
+/* CPU_Exploit calibration (guide 4.2.5.1, IMB's initialize step) under -t_cpu_rule (an enum
+ * mb_imb_cpu_rule): the Mflop/s rate and the repetition count that takes about target_secs,
+ * and that call's time. Local. */
 struct mb_imb_cpu;
-void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs);
+void mb_imb_cpu_calibrate(struct mb_imb_cpu *c, double target_secs, int rule);
 
 #endif

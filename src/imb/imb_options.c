@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/info.h"
 #include "core/listfile.h"
+#include "imb/imb_cpu.h"
 #include "imb/imb_newer_options.h"
 #include "imb/imb_offcache.h"
 #include "imb/imb_plan.h"
@@ -816,6 +817,28 @@ static void help_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
     snprintf(buf, len, "%g", MB_IMB_TARGET_CPU_SECS);
 }
 
+/* -t_cpu_rule: IMB 3.1's calibration (the default) or the best of several probes; the header
+ * says which ran (docs/adr/program-imb-io-cpu-calibration.md). */
+static int parse_cpu_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "program") == 0)
+        settings(cfg)->cpu_rule = MB_IMB_CPU_PROGRAM;
+    else if (strcmp(value, "best") == 0)
+        settings(cfg)->cpu_rule = MB_IMB_CPU_BEST;
+    else
+        return mb_usage(err, "invalid value '%s' for -t_cpu_rule: expected program or best", value);
+    return 0;
+}
+
+static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->cpu_rule == MB_IMB_CPU_BEST
+                 ? "best (CPU_Exploit's rate the fastest of 32 pieces of its probe, t_CPU the "
+                   "fastest of up to 5 calls)"
+                 : "program (CPU_Exploit's rate from one probe, t_CPU one timed call; IMB 3.1)");
+}
+
 static const struct mb_option io_options[] = {
     {.name = "--dir",
      .kind = MB_OPT_STRING,
@@ -859,6 +882,14 @@ static const struct mb_option io_options[] = {
      .help = "CPU_Exploit time per non-blocking transfer",
      .show = show_cpu_secs,
      .help_default = help_cpu_secs},
+    {.name = "-t_cpu_rule",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(cpu_rule),
+     .metavar = "program|best",
+     .help = "how CPU_Exploit is calibrated: program = IMB 3.1's one probe (default), best = "
+             "the fastest of several",
+     .parse = parse_cpu_rule,
+     .show = show_cpu_rule},
     ALLOC_ROW,
     BUF_SCOPE_ROW,
 };

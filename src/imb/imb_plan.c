@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "imb/imb_groups.h"
+#include "imb/imb_io_buffers.h"
 #include "imb/imb_settings.h"
 
 #include <limits.h>
@@ -207,6 +208,8 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
     d.requests = b->istart && !b->one_by_one ? (size_t)mb_imb_reps_most(b, x, q, c) *
                                                    (sizeof(MPI_Request) + sizeof(MPI_Status))
                                              : 0;
+    d.io_floor =
+        mb_imb_family(c)->io && c->buf_scope == MB_IMB_BUF_SCOPE_RUN ? mb_imb_io_buffer_len(x) : 0;
     d.int_overflow = (b->sbuf.per_rank || b->rbuf.per_rank) && (long long)q * x > INT_MAX;
     return d;
 }

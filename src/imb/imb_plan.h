@@ -96,7 +96,11 @@ struct mb_imb_demand {
     struct mb_slots slots;
     size_t sregion, rregion; /* the whole rotation */
     size_t requests;         /* non-blocking I/O's request and status arrays */
-    int int_overflow;        /* a count or displacement would exceed INT_MAX */
+    /* IMB-IO under -buf_scope run: the bytes each of the run's two buffers holds at least for
+     * this length - X in whole ints for every process, as IMB 3.1's IMB_init_buffers_iter
+     * sizes them (and checks 2 X against -mem), not the process's share; 0 otherwise. */
+    size_t io_floor;
+    int int_overflow; /* a count or displacement would exceed INT_MAX */
 };
 struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, int q,
                                    const struct mb_imb_config *c, int check);
@@ -107,10 +111,12 @@ struct mb_imb_demand mb_imb_demand(const struct mb_imb_bench *b, long long x, in
  * of that length). */
 struct mb_imb_demand mb_imb_demand_first(struct mb_imb_demand d, long n);
 
-/* The bytes a length with this demand allocates per process. */
+/* The bytes a length with this demand allocates per process (IMB-IO under -buf_scope run:
+ * its buffers as grown for it, each at least io_floor). */
 static inline size_t mb_imb_demand_bytes(const struct mb_imb_demand *d)
 {
-    return d->sregion + d->rregion + d->requests;
+    return (d->sregion > d->io_floor ? d->sregion : d->io_floor) +
+           (d->rregion > d->io_floor ? d->rregion : d->io_floor) + d->requests;
 }
 
 /* Whether a length with this demand is run: its counts fit an int and its memory fits the

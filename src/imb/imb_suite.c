@@ -41,14 +41,16 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
      * io_buffers below, which also carry a read benchmark's file content. */
     plan.pool = io ? NULL : &pool;
     if (needs_cpu(&plan)) {
-        /* Every process calibrates its own CPU_Exploit (guide 4.2.5.1, initialize = 1): a
-         * measurement of t_CPU itself, which --timeout bounds like the others. */
+        /* Every process calibrates its own CPU_Exploit once per run (guide 4.2.5.1, IMB 3.1
+         * IMB_init.c: initialize = 1 before the first benchmark); rank 0's rate and t_CPU are
+         * printed, as IMB's. A measurement of t_CPU itself, which --timeout bounds like the
+         * others. */
         char label[96];
         snprintf(label, sizeof label, "%s CPU_Exploit calibration (t_CPU %g s)",
                  mb_imb_family(c)->name, mb_imb_cpu_secs(c));
         mb_imb_cpu_init(&cpu);
         mb_watchdog_arm(ctx->wd, label);
-        mb_imb_cpu_calibrate(&cpu, mb_imb_cpu_secs(c));
+        mb_imb_cpu_calibrate(&cpu, mb_imb_cpu_secs(c), c->cpu_rule);
         mb_watchdog_disarm(ctx->wd);
         plan.cpu = &cpu;
     }

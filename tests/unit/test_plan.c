@@ -227,7 +227,21 @@ int main(void)
             struct mb_imb_demand d = mb_imb_demand(io_bench("P_IRead_Indv"), 0, 2, &io, 0);
             capped.mem_cap = 1ULL << 30;
             EXPECT(!mb_imb_runnable(&d, &capped));
+            /* -buf_scope run: each of the run's buffers at least X in whole ints (4 bytes). */
+            EXPECT(mb_imb_demand_bytes(&d) == 4 + 4 + d.requests);
+            capped.buf_scope = MB_IMB_BUF_SCOPE_BLOCK;
+            d = mb_imb_demand(io_bench("P_IRead_Indv"), 0, 2, &capped, 0);
             EXPECT(mb_imb_demand_bytes(&d) == d.sregion + d.rregion + d.requests);
+        }
+        /* -mem counts what -buf_scope run allocates: X per buffer, as IMB 3.1 checks 2 X
+         * (IMB_mem_manager.c), not the shares X/Q of -buf_scope block. */
+        {
+            struct mb_imb_config blk = io;
+            struct mb_imb_demand d = mb_imb_demand(io_bench("P_Write_Indv"), MB, 2, &io, 0);
+            EXPECT_EQ_LL((long long)mb_imb_demand_bytes(&d), 2 * MB);
+            blk.buf_scope = MB_IMB_BUF_SCOPE_BLOCK;
+            d = mb_imb_demand(io_bench("P_Write_Indv"), MB, 2, &blk, 0);
+            EXPECT_EQ_LL((long long)mb_imb_demand_bytes(&d), MB);
         }
     }
     /* The up-front space check's need (docs/adr/io-space-check.md), standard lengths and
@@ -253,8 +267,8 @@ int main(void)
         EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 16 * MB + slack);
         io.io_keep = 0;
         EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 16 * MB + slack);
-        io.mem_cap = 4096; /* a write's buffer: lengths up to 4 KiB run, 50 x 4 KiB */
-        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 50 * 4096 + slack);
+        io.mem_cap = 4096; /* a write's two buffers of X: lengths up to 2 KiB run, 50 x 2 KiB */
+        EXPECT_EQ_LL((long long)mb_imb_io_disk_need(&cfg), 50 * 2048 + slack);
     }
     /* The warm-up's two samples touch two buffers of their length's layout, not the sections
      * of a whole loop (IMB-EXT: 1000 x 4 bytes) nor the whole off-cache rotation. */
