@@ -91,7 +91,7 @@ static void com_measure(struct mb_presta_job *job, const struct com_test *t, MPI
          * as a block from the heap is (docs/adr/program-presta-com-calloc.md). Writing all
          * made unidirectional 256 KiB to 1 MiB 0.73-0.80 of Presta's bandwidth, writing none
          * made small lengths up to 1.6x faster than Presta's. */
-        const int fresh = mb_presta_heap_fresh(heap, size);
+        const int fresh = p->buffers != 1 && mb_presta_heap_fresh(heap, size);
         char *sbuf = mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size),
              *rbuf = t->bidir ? mb_buf_alloc_from(MB_BUF_MALLOC, (size_t)size) : sbuf;
         struct com_args a = {t->bidir, lower, sbuf, rbuf, size, p->ops, job->partner, ctx->world};
