@@ -44,7 +44,7 @@ size_t mb_presta_sizes(long long start, long long stop, long long factor, long l
                        size_t cap);
 
 /* Where Presta 1.2 com.c's message buffers come from. Its source asks for malloc and then
- * memset to 0 (com.c lines 262-263, 351-354), which gcc -O2 compiles into one calloc call: the
+ * memset to 0 (com.c lines 262-263, 351-355), which gcc -O2 compiles into one calloc call: the
  * com binaries bench/originals/build.sh builds call calloc in runUnicomTest and runBicomTest.
  * glibc's calloc writes nothing into a block it has just mapped (fresh mappings are zero) and
  * clears one from its heap. A block is mapped when it is larger than glibc's mmap threshold:
