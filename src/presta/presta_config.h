@@ -23,6 +23,7 @@ struct mb_presta_config {
     int nearby;               /* -r */
     char *sizes_file;         /* --sizes FILE: message sizes instead of -b/-e/-s */
     int node_map;             /* --node-map: print which ranks share a node */
+    int buffers;              /* com --buffers: -1 not given (calloc), 0 calloc, 1 memset */
     long args[3];             /* allred: compute iterations, inner iterations, samples */
     int nargs;                /* allred: positional arguments seen */
     /* Resolved by rank 0. */

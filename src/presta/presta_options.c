@@ -23,6 +23,8 @@ static struct mb_presta_config *settings(struct mb_config *cfg)
     return cfg->settings;
 }
 
+static const char *program(const struct mb_config *cfg);
+
 /* -p: only its first letter counted in the original, and anything but 'c' ran block while
  * the parameters said "cyclic" (quirk Q4): accept b/block and c/cyclic only. */
 static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error *err)
@@ -39,6 +41,33 @@ static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error
 static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", mb_presta_cfg(cfg)->cyclic ? "cyclic" : "block");
+}
+
+/* --buffers (com): calloc, as com.c's binary gets its buffers (gcc -O2 compiles its malloc and
+ * memset 0 into one calloc, which leaves a freshly mapped block unwritten), or memset, as its
+ * source reads (docs/adr/program-presta-com-calloc.md). */
+static int parse_buffers(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "calloc") == 0)
+        settings(cfg)->buffers = 0;
+    else if (strcmp(value, "memset") == 0)
+        settings(cfg)->buffers = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for --buffers: expected calloc or memset", value);
+    return 0;
+}
+
+static void show_buffers(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (strcmp(program(cfg), "com") != 0)
+        snprintf(buf, len, "(com only)");
+    else if (mb_presta_cfg(cfg)->buffers == 1)
+        snprintf(buf, len, "memset (every buffer written with zeros before the first message)");
+    else
+        snprintf(buf, len,
+                 "calloc (a length above malloc's mmap threshold, 128 KiB or the "
+                 "largest freed, is a fresh mapping nothing writes; the others are "
+                 "written with zeros)");
 }
 
 static void show_ops(const struct mb_config *cfg, char *buf, size_t len)
@@ -121,6 +150,14 @@ static const struct mb_option rows[] = {
      .offset = PRESTA(sizes_file),
      .metavar = "FILE",
      .help = "com, rma: message sizes from FILE, one per line, instead of -b/-e/-s"},
+    {.name = "--buffers",
+     .kind = MB_OPT_CUSTOM,
+     .offset = PRESTA(buffers),
+     .metavar = "calloc|memset",
+     .help = "com: message buffers as the original binary's calloc leaves them (lengths above "
+             "malloc's mmap threshold unwritten; default) or all written with zeros (memset)",
+     .parse = parse_buffers,
+     .show = show_buffers},
     {.name = "--node-map",
      .kind = MB_OPT_FLAG,
      .offset = PRESTA(node_map),
@@ -149,6 +186,7 @@ static void presta_defaults(void *block)
     p->start = 32;
     p->stop = 8388608;
     p->factor = 2;
+    p->buffers = -1;
 }
 
 const struct mb_settings_type mb_presta_letter_settings = {
@@ -242,7 +280,7 @@ static int resolve_sizes(struct mb_config *cfg, struct mb_error *err)
 
 /* ---- validation ----------------------------------------------------------------------- */
 
-enum { USES_SIZES = 1, IS_RMA = 2 };
+enum { USES_SIZES = 1, IS_RMA = 2, IS_COM = 4 };
 
 /* The Presta program's own name, also when called as "mpibench presta-com" (cfg->prog is then
  * "mpibench", right for the message prefix but not for naming the program inside it). */
@@ -274,6 +312,9 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
         return mb_usage(err, "-r (partner with the nearby rank) requires -t <procs/SMP>");
     if ((what & IS_RMA) && p->epochs == 0) /* quirk Q10 */
         return mb_usage(err, "rma needs -c <epochs> (epochs per measurement, at least 1)");
+    if (!(what & IS_COM) && p->buffers >= 0)
+        return mb_usage(err, "--buffers is not used by %s (com's message buffers only)",
+                        program(cfg));
     if (!(what & USES_SIZES) && p->sizes_file)
         return mb_usage(err, "--sizes is not used by %s (its messages are 0 bytes)", program(cfg));
     if ((what & USES_SIZES) && resolve_sizes(cfg, err) != 0)
@@ -310,7 +351,7 @@ static int validate_pairs(struct mb_config *cfg, const struct mb_provenance *pro
 int mb_presta_validate_com(struct mb_config *cfg, const struct mb_provenance *prov,
                            struct mb_error *err)
 {
-    return validate_pairs(cfg, prov, USES_SIZES, err);
+    return validate_pairs(cfg, prov, USES_SIZES | IS_COM, err);
 }
 
 int mb_presta_validate_laten(struct mb_config *cfg, const struct mb_provenance *prov,

@@ -181,3 +181,24 @@ double mb_presta_wtime_overhead(double (*now)(void *user), void *user)
     } while (t1 == t0);
     return (t1 - t0) / (double)count;
 }
+
+/* glibc 2.36 malloc.c: DEFAULT_MMAP_THRESHOLD (128 KiB) and DEFAULT_MMAP_THRESHOLD_MAX
+ * (4 MiB * sizeof(long), 32 MiB on 64-bit Linux), the cap of the dynamic threshold. */
+enum { HEAP_THRESHOLD_START = 128 * 1024 };
+#define HEAP_THRESHOLD_MAX (32LL * 1024 * 1024)
+
+void mb_presta_heap_init(struct mb_presta_heap *h)
+{
+    h->threshold = HEAP_THRESHOLD_START;
+}
+
+int mb_presta_heap_fresh(const struct mb_presta_heap *h, long long size)
+{
+    return size > h->threshold;
+}
+
+void mb_presta_heap_free(struct mb_presta_heap *h, long long size, int fresh)
+{
+    if (fresh && size > h->threshold && size <= HEAP_THRESHOLD_MAX)
+        h->threshold = size;
+}

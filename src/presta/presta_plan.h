@@ -43,6 +43,29 @@ int mb_presta_layout_check(const struct mb_presta_layout *l, const char **why);
 size_t mb_presta_sizes(long long start, long long stop, long long factor, long long *out,
                        size_t cap);
 
+/* Where Presta 1.2 com.c's message buffers come from. Its source asks for malloc and then
+ * memset to 0 (com.c lines 262-263, 351-355), which gcc -O2 compiles into one calloc call: the
+ * com binaries bench/originals/build.sh builds call calloc in runUnicomTest and runBicomTest.
+ * glibc's calloc writes nothing into a block it has just mapped (fresh mappings are zero) and
+ * clears one from its heap. A block is mapped when it is larger than glibc's mmap threshold:
+ * 128 KiB at first (a block of 128 KiB came from the heap's spare top in the runs measured),
+ * raised to the size of every larger mapped block freed, up to 32 MiB (glibc's dynamic
+ * threshold). So com.c's unidirectional phase, each length asked for once and growing, maps
+ * every length above 128 KiB, and its bidirectional phase, at lengths no larger, takes them
+ * from the heap. This follows one process's heap: threshold starts at 128 KiB. */
+struct mb_presta_heap {
+    long long threshold;
+};
+void mb_presta_heap_init(struct mb_presta_heap *h);
+
+/* Whether a block of size bytes from calloc is a fresh mapping that nothing has written (1) or
+ * comes from the heap, written with zeros (0). */
+int mb_presta_heap_fresh(const struct mb_presta_heap *h, long long size);
+
+/* Frees a block of size bytes that mb_presta_heap_fresh described as fresh (or not): freeing a
+ * mapped block raises the threshold to its size (up to 32 MiB). */
+void mb_presta_heap_free(struct mb_presta_heap *h, long long size, int fresh);
+
 /* One step of the butterfly barrier for rank k of n (Presta 1.2's generic_barrier). */
 enum mb_bfly_op { MB_BFLY_RECV, MB_BFLY_SEND, MB_BFLY_SENDRECV };
 struct mb_bfly_step {

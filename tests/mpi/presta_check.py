@@ -35,7 +35,7 @@ def parse_letters(args):
     while k < len(args):
         a = args[k]
         if a in ("--samples", "--sizes", "--timeout", "--json", "--output-dir", "--thread-level",
-                 "-thread_level"):
+                 "-thread_level", "--buffers"):
             if a == "--samples":
                 o["samples"] = int(args[k + 1])
             elif a == "--sizes":

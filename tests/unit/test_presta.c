@@ -282,6 +282,59 @@ static void test_sizes(void)
     CHECK(s[0] == 32 && s[1] == 64 && s[2] == -1, "sizes cap 2 writes only 2");
 }
 
+/* Which of com.c's buffers calloc hands over untouched (fresh mappings): a run's phases
+ * replayed on one rank's heap model, each block freed before the next length. */
+static int com_phase(struct mb_presta_heap *h, const long long *sizes, size_t n, int blocks,
+                     int *fresh)
+{
+    int count = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        fresh[i] = mb_presta_heap_fresh(h, sizes[i]);
+        count += fresh[i];
+        for (int b = 0; b < blocks; b++)
+            mb_presta_heap_free(h, sizes[i], fresh[i]);
+    }
+    return count;
+}
+
+static void test_com_heap(void)
+{
+    long long s[80];
+    int fresh[80];
+    struct mb_presta_heap h;
+    size_t n = mb_presta_sizes(32, 1048576, 2, s, 80);
+
+    /* -o 100 -e 1048576: unidirectional 256 KiB, 512 KiB and 1 MiB fresh; 128 KiB (the
+     * threshold itself) and below from the heap. */
+    mb_presta_heap_init(&h);
+    CHECK_EQ(com_phase(&h, s, n, 1, fresh), 3, "com heap: unidirectional fresh lengths");
+    for (size_t i = 0; i < n; i++)
+        CHECK_EQ(fresh[i], s[i] > 131072, "com heap: unidirectional %lld bytes", s[i]);
+    /* The bidirectional phase after it: the threshold has risen to 1 MiB, all from the heap. */
+    CHECK_EQ(h.threshold, 1048576, "com heap: threshold after the unidirectional phase");
+    CHECK_EQ(com_phase(&h, s, n, 2, fresh), 0, "com heap: bidirectional fresh lengths");
+    /* A second process count (-f) in the unidirectional phase: from the heap too. */
+    mb_presta_heap_init(&h);
+    (void)com_phase(&h, s, n, 1, fresh);
+    CHECK_EQ(com_phase(&h, s, n, 1, fresh), 0, "com heap: second process count");
+    /* -b 262144 -e 262144: the one length fresh once, then from the heap. */
+    mb_presta_heap_init(&h);
+    CHECK_EQ(mb_presta_heap_fresh(&h, 262144), 1, "com heap: 256 KiB first");
+    mb_presta_heap_free(&h, 262144, 1);
+    CHECK_EQ(mb_presta_heap_fresh(&h, 262144), 0, "com heap: 256 KiB again");
+    CHECK_EQ(mb_presta_heap_fresh(&h, 262145), 1, "com heap: one byte more");
+    /* A block from the heap moves nothing; above glibc's 32 MiB cap nothing moves either. */
+    mb_presta_heap_init(&h);
+    mb_presta_heap_free(&h, 1048576, 0);
+    CHECK_EQ(h.threshold, 131072, "com heap: heap block freed");
+    mb_presta_heap_free(&h, 64LL << 20, 1);
+    CHECK_EQ(h.threshold, 131072, "com heap: 64 MiB mapping freed");
+    CHECK_EQ(mb_presta_heap_fresh(&h, 64LL << 20), 1, "com heap: 64 MiB stays fresh");
+    mb_presta_heap_free(&h, 32LL << 20, 1);
+    CHECK_EQ(h.threshold, 32LL << 20, "com heap: 32 MiB mapping freed");
+}
+
 /* The butterfly barrier (generic_barrier): build every rank's schedule, check its shape, then run
  * it with rendezvous semantics (a transfer k->p happens only when k is sending to p and p is
  * receiving from k; a SENDRECV posts both halves at once). Knowledge travels with messages:
@@ -467,6 +520,7 @@ int main(void)
     test_active_key();
     test_layout_check();
     test_sizes();
+    test_com_heap();
     test_butterfly();
     test_wtime_overhead();
     if (failures) {
