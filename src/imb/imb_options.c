@@ -833,7 +833,10 @@ static int parse_open_close_reps(struct mb_config *cfg, const char *value, struc
 static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
-    if (c->open_close_guide)
+    if (c->iter_policy == MB_IMB_ITER_OFF)
+        snprintf(buf, len, "%s - not used under -iter_policy off (MSGSPERSAMPLE, %ld repetitions)",
+                 c->open_close_guide ? "guide" : "program", mb_imb_msgspersample(c));
+    else if (c->open_close_guide)
         snprintf(buf, len, "guide (MSGSPERSAMPLE, %ld repetitions)", mb_imb_msgspersample(c));
     else
         snprintf(buf, len, "program (MSGS_NONAGGR, %ld repetitions; IMB 3.1)",
