@@ -49,6 +49,10 @@ struct mb_imb_config {
     /* -t_cpu_rule program|best: how CPU_Exploit is calibrated (enum mb_imb_cpu_rule; 0 = IMB
      * 3.1's program; docs/adr/program-imb-io-cpu-calibration.md). */
     int cpu_rule;
+    /* -open_close_reps program|guide: Open_Close's repetitions, MSGS_NONAGGR as IMB 3.1's
+     * program (0) or MSGSPERSAMPLE as the guide's 5.2.8 reads (1;
+     * docs/adr/program-imb-io-open-close-reps.md). */
+    int open_close_guide;
     /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as

@@ -839,6 +839,33 @@ static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
                  : "program (CPU_Exploit's rate from one probe, t_CPU one timed call; IMB 3.1)");
 }
 
+/* -open_close_reps: IMB 3.1's program (MSGS_NONAGGR, the default) or the guide's 5.2.8
+ * (MSGSPERSAMPLE) for Open_Close (docs/adr/program-imb-io-open-close-reps.md). */
+static int parse_open_close_reps(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "program") == 0)
+        settings(cfg)->open_close_guide = 0;
+    else if (strcmp(value, "guide") == 0)
+        settings(cfg)->open_close_guide = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for -open_close_reps: expected program or guide",
+                        value);
+    return 0;
+}
+
+static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t len)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    if (c->iter_policy == MB_IMB_ITER_OFF)
+        snprintf(buf, len, "%s - not used under -iter_policy off (MSGSPERSAMPLE, %ld repetitions)",
+                 c->open_close_guide ? "guide" : "program", mb_imb_msgspersample(c));
+    else if (c->open_close_guide)
+        snprintf(buf, len, "guide (MSGSPERSAMPLE, %ld repetitions)", mb_imb_msgspersample(c));
+    else
+        snprintf(buf, len, "program (MSGS_NONAGGR, %ld repetitions; IMB 3.1)",
+                 mb_imb_msgs_nonaggr(c));
+}
+
 static const struct mb_option io_options[] = {
     {.name = "--dir",
      .kind = MB_OPT_STRING,
@@ -890,6 +917,14 @@ static const struct mb_option io_options[] = {
              "the fastest of several",
      .parse = parse_cpu_rule,
      .show = show_cpu_rule},
+    {.name = "-open_close_reps",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(open_close_guide),
+     .metavar = "program|guide",
+     .help = "Open_Close's repetitions: program = MSGS_NONAGGR as IMB 3.1 (default), guide = "
+             "MSGSPERSAMPLE",
+     .parse = parse_open_close_reps,
+     .show = show_open_close_reps},
     ALLOC_ROW,
     BUF_SCOPE_ROW,
 };

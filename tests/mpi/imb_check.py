@@ -156,7 +156,7 @@ class Invocation:
                    "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
-                   "-aggregate_mode"}
+                   "-aggregate_mode", "-open_close_reps"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
@@ -176,6 +176,7 @@ class Invocation:
         self.msglog = None
         self.zero = True
         self.iter_policy = None
+        self.open_close_guide = False
         include, exclude = [], []
         names = []
         i = 0
@@ -211,6 +212,8 @@ class Invocation:
                     self.output_dir = os.path.join(cwd, v)
                 elif a == "-order":
                     self.guide_order = v == "guide"
+                elif a == "-open_close_reps":
+                    self.open_close_guide = v == "guide"
                 elif a == "-msglog":
                     lo, _, hi = v.rpartition(":")
                     self.msglog = (int(lo or 0), int(hi))
@@ -270,7 +273,8 @@ class Invocation:
 
     def reps(self, name, mode, x, q=None):
         """Repetitions at length x (5.2.8): MSGS_NONAGGR replaces MSGSPERSAMPLE in
-        non-aggregate mode and for the benchmarks that only have that count (Window)."""
+        non-aggregate mode and for the benchmarks that only have that count (Window; IMB-IO's
+        Open_Close as IMB 3.1's program runs it, unless -open_close_reps guide)."""
         if self.iter_policy == "off":
             return self.msgs
         if self.iter_policy == "multiple_np" or (self.iter_policy == "auto" and name in ROOTED):
@@ -278,7 +282,8 @@ class Invocation:
             top = 1 << (self.msglog[1] if self.msglog else self.fam.maxlog)
             n = int(self.msgs * top / (q * max(x or 0, 4) + top) + 0.5)
             return max(n - n % q, q)
-        nonaggr = mode == "non-aggregate" or name in self.fam.nonaggr_only
+        nonaggr = mode == "non-aggregate" or (
+            name in self.fam.nonaggr_only and not (name == "Open_Close" and self.open_close_guide))
         return reps_rule(x or 0, self.nonaggr if nonaggr else self.msgs, self.vol)
 
     def blocks(self):

@@ -10,7 +10,8 @@ benchmarks on exactly one process (4.2.1.1), every transfer reporting X/1.048576
 the collectives, blocking writes in an aggregate and a non-aggregate block, reads and the
 non-blocking benchmarks in one "MODE: AGGREGATE" block (4.2.2.2, 4.2.5), the non-blocking
 tables' t_ovrl, t_pure, t_CPU and overlap = 100 * clamp((t_pure + t_CPU - t_ovrl) /
-min(t_pure, t_CPU)) (4.2.5.2), Open_Close as one row without #bytes (4.2.4.10).
+min(t_pure, t_CPU)) (4.2.5.2), Open_Close as one row without #bytes (4.2.4.10) with IMB 3.1's
+MSGS_NONAGGR repetitions (-open_close_reps guide: MSGSPERSAMPLE).
 
 The user's files: every file the test created before the run (--file) must be there
 afterwards with the same content (except those named by --consumed: --force takes them over),
@@ -53,6 +54,7 @@ def _io_family():
     bench["Open_Close"] = ("sync", 1, False, 0)
     return imb_check.Family("IMB-IO", bench, "MPI-IO part", msgs=50, nonaggr=10, vol_mb=16,
                             maxlog=24, npmin=1, aggregate=aggregate, aggregate_only=aggr_only,
+                            nonaggr_only=("Open_Close",),
                             overlap=overlap, single_q=1, collective_bw=True)
 
 
