@@ -77,6 +77,10 @@ struct mb_imb_config {
     /* -buf_scope run|block: message buffers kept from block to block and grown per length, as
      * IMB 3.1 keeps them, or allocated per block (docs/adr/program-imb-buffer-lifetime.md). */
     int buf_scope;
+    /* -buf_fill length|block: the send buffer written and the receive buffer zeroed before
+     * every message length, as IMB 3.1 does, or only when a block allocates or grows them
+     * (docs/adr/program-imb-buffer-fill.md). */
+    int buf_fill;
     /* Intel IMB 2019-2021's options (docs/adr/imb-2021-options.md). -msglog [min:]max: the
      * standard lengths 0 and 2^min .. 2^max instead of 2^0 .. 2^maxmsglog. */
     int msglog_given, msglog_min, msglog_max;
@@ -123,6 +127,12 @@ enum { MB_IMB_WIN_SCOPE_LENGTH = 0, MB_IMB_WIN_SCOPE_BLOCK = 1 };
  * IMB_free_all); BLOCK: each block allocates buffers for its largest length and frees them
  * after its last. */
 enum { MB_IMB_BUF_SCOPE_RUN = 0, MB_IMB_BUF_SCOPE_BLOCK = 1 };
+
+/* -buf_fill values. LENGTH: before each length's timed loops its part of the send buffer is
+ * written with the pattern and its part of the receive buffer zeroed (IMB 3.1 IMB_set_buf,
+ * called per length from IMB_init_buffers_iter); BLOCK: the buffers are written only when a
+ * block allocates or grows them. */
+enum { MB_IMB_BUF_FILL_LENGTH = 0, MB_IMB_BUF_FILL_BLOCK = 1 };
 
 static inline const struct mb_imb_config *mb_imb_cfg(const struct mb_config *cfg)
 {

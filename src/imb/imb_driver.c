@@ -705,6 +705,13 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                       c->win_scope == MB_IMB_WIN_SCOPE_BLOCK || c->prime || !plan->pool;
     struct mb_imb_pool *pool =
         c->buf_scope == MB_IMB_BUF_SCOPE_BLOCK || !plan->pool ? &own : plan->pool;
+    /* -buf_fill length (docs/adr/program-imb-buffer-fill.md): before each length, its part of
+     * the send buffer is written and of the receive buffer zeroed, as IMB 3.1's IMB_set_buf
+     * does from IMB_init_buffers_iter. Not under a block's window (-win_scope block), whose
+     * memory must not change between its epochs; IMB-IO's buffers are written where they grow
+     * (grow_iobufs). */
+    const int fill_each = c->buf_fill == MB_IMB_BUF_FILL_LENGTH && c->family != MB_IMB_FAMILY_IO &&
+                          c->win_scope != MB_IMB_WIN_SCOPE_BLOCK;
     size_t smax, rmax, sfirst = 0, rfirst = 0;
     struct mb_imb_demand warm;
     int ok, stop;
@@ -803,8 +810,11 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                  (r->iobufs ? !grow_iobufs(r)
                             : !(ok = reserve(r, pool, r->d.sregion, r->d.rregion))))
             skip_row(r, lens[k], MB_ROW_SKIP_MEMORY, tally);
-        else
+        else {
+            if (fill_each)
+                fill(r, r->a.sbuf, r->d.sregion, r->a.rbuf, r->d.rregion);
             stop = run_length(r, lens, counts, k, tally);
+        }
     }
     teardown(r, ok || b->setup_first);
     if (r->a.info != MPI_INFO_NULL)

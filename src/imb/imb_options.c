@@ -659,7 +659,47 @@ static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
         .parse = parse_buf_scope, .show = show_buf_scope                                           \
     }
 
-static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW, BUF_SCOPE_ROW};
+/* ---- -buf_fill length|block (docs/adr/program-imb-buffer-fill.md) ---------------------- */
+
+/* IMB 3.1 writes a length's buffers before its timed loops, every length: IMB_init_buffers_iter
+ * calls IMB_set_buf, which fills the send buffer's bytes for the length with BUF_VALUE and
+ * zeroes the receive buffer's (IMB_mem_manager.c), so that a large length's first repetitions
+ * start from buffers just written. "block" writes them only when allocated, as mpibench did. */
+static int parse_buf_fill(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "length") == 0)
+        settings(cfg)->buf_fill = MB_IMB_BUF_FILL_LENGTH;
+    else if (strcmp(value, "block") == 0)
+        settings(cfg)->buf_fill = MB_IMB_BUF_FILL_BLOCK;
+    else
+        return mb_usage(err, "invalid value '%s' for -buf_fill: expected length or block", value);
+    return 0;
+}
+
+static void show_buf_fill(const struct mb_config *cfg, char *buf, size_t len)
+{
+    if (mb_imb_cfg(cfg)->buf_fill == MB_IMB_BUF_FILL_BLOCK)
+        snprintf(buf, len, "block (buffers written only when a benchmark allocates or grows them)");
+    else if (mb_imb_cfg(cfg)->win_scope == MB_IMB_WIN_SCOPE_BLOCK)
+        snprintf(buf, len,
+                 "block (buffers written only when a benchmark allocates them: -win_scope "
+                 "block keeps one window over them)");
+    else
+        snprintf(buf, len,
+                 "length (send buffer written and receive buffer zeroed before every "
+                 "message length)");
+}
+
+#define BUF_FILL_ROW                                                                               \
+    {                                                                                              \
+        .name = "-buf_fill", .kind = MB_OPT_CUSTOM, .offset = IMB(buf_fill),                       \
+        .metavar = "length|block",                                                                 \
+        .help = "message buffers written before every length (length: default, as IMB 3.1) or "    \
+                "only when allocated or grown (block)",                                            \
+        .parse = parse_buf_fill, .show = show_buf_fill                                             \
+    }
+
+static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW, BUF_SCOPE_ROW, BUF_FILL_ROW};
 static const struct mb_option_set mpi1_alloc_set = {
     mpi1_alloc_options, sizeof mpi1_alloc_options / sizeof mpi1_alloc_options[0], 0};
 
@@ -787,6 +827,7 @@ static const struct mb_option ext_options[] = {
      .show = show_info},
     ALLOC_ROW,
     BUF_SCOPE_ROW,
+    BUF_FILL_ROW,
 };
 static const struct mb_option_set ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};

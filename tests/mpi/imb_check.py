@@ -151,8 +151,9 @@ class Invocation:
 
     VALUE_FLAGS = {"-npmin", "-multi", "-off_cache", "-iter", "-time", "-mem", "-msglen",
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
-                   "--dir", "--file", "--cpu-secs", "-t_cpu", "-t_cpu_rule", "-alloc", "-warm_up", "-win_disp",
-                   "-win_scope", "-buf_scope", "-prime", "-time_rule", "-order", "-thread_level",
+                   "--dir", "--file", "--cpu-secs", "-t_cpu", "-t_cpu_rule", "-alloc", "-warm_up",
+                   "-win_disp", "-win_scope", "-buf_scope", "-buf_fill", "-prime", "-time_rule",
+                   "-order", "-thread_level",
                    "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
