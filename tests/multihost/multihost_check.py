@@ -47,23 +47,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "mpi"))
+sys.path.insert(0, os.path.join(HERE, "..", "tierlib"))
 import netns_hosts  # noqa: E402
-from netns_hosts import Failure, SetupRefused  # noqa: E402
+from netns_hosts import SetupRefused  # noqa: E402
+from janitor import Failure, Interrupted, check, log, raise_on_signals, wait_until  # noqa: E402
 
 SKIP = 77
-
-
-class Interrupted(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
-
-
-def log(msg=""):
-    print(msg, flush=True)
 
 
 class Tier:
@@ -502,15 +491,18 @@ class Tier:
 
     # -- ending a job that spans the hosts ---------------------------------------------
     def wait_for(self, p, path, pattern, timeout=60):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        """The time at which pattern appeared in the file path (p's output)."""
+        def printed():
             with open(path) as f:
-                if pattern in f.read():
-                    return time.monotonic()
-            if p.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure(f"{p.mb_name}: no '{pattern}' in its output")
+                return time.monotonic() if pattern in f.read() else None
+
+        def ended():
+            if p.poll() is not None and not printed():
+                raise Failure(f"{p.mb_name}: ended without '{pattern}' in its output")
+        at = wait_until(printed, timeout, 0.05, abort=ended)
+        if at is None:
+            raise Failure(f"{p.mb_name}: no '{pattern}' in its output within {timeout} s")
+        return at
 
     def check_abort(self):
         A, B, C = self.A, self.B, self.C
@@ -587,10 +579,7 @@ def main():
         print(f"SKIPPED (multi-host tier): {reason}")
         return SKIP
 
-    def interrupt(sig, _frame):
-        raise Interrupted(signal.Signals(sig).name)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, interrupt)
+    raise_on_signals()
     t0 = time.monotonic()
     failed = []
     try:
