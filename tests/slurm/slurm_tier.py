@@ -24,7 +24,9 @@ that holds every state, spool, log and pid file. Then, once the node is idle:
           although the batch step's SLURM_NTASKS is 2; `srun --mpi=none -n 2 IMB-MPI1
           PingPong`: two singletons, each warning that SLURM_STEP_NUM_TASKS=2 but
           MPI_COMM_WORLD has 1, status 1 (MPICH; Open MPI 4.1 refuses in MPI_Init with its
-          own message, also accepted). The batch and salloc jobs must print no warning.
+          own message, also accepted); MPICH: `srun -n 2 sh -c "IMB-MPI1 ..."` (a shell in the
+          step starts it, as in `srun --pty bash`): no warning. The batch and salloc jobs must
+          print no warning.
 
 Every daemon, job and process this tier started is ended, and its directories removed, on
 every exit path: a janitor process of its own session (it ignores SIGINT/SIGTERM/SIGHUP)
@@ -466,6 +468,18 @@ def check_launcher(c, opts, schema):
           f"starting {want!r} and status 1\n--- stderr:\n{r.stderr[-2000:]}")
     if refused:
         lines = ["Open MPI's own refusal in MPI_Init"]
+    if opts.mpi == "mpich":
+        # 3. A shell in a 2-task step (as in `srun -n 2 --pty bash`) starts a singleton: it
+        #    inherits SLURM_STEP_NUM_TASKS=2 but is no task of the step: no warning, status 0.
+        cmd = ["srun", "--mpi=none", "-n", "2", "-t", "2", "-J", "mpibench-tier", "sh", "-c",
+               f"{imb} Sendrecv -msglog 0:2; exit $?"]
+        r3 = subprocess.run(cmd, env=c.env, cwd=d, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, timeout=120,
+                            stdin=subprocess.DEVNULL)
+        check(r3.returncode == 0 and WARNING not in r3.stderr
+              and r3.stdout.count("# Benchmarking Sendrecv") == 2,
+              f"{' '.join(cmd)}: exit status {r3.returncode}, a warning for a singleton a shell "
+              f"in the step started?\n--- stderr:\n{r3.stderr[-2000:]}")
     step = re.search(r"SLURM_STEP_NUM_TASKS=(\S+)", out)
     return (f"batch singletons (SLURM_NTASKS=2, SLURM_STEP_NUM_TASKS="
             f"{step.group(1) if step else '?'}): no warning; srun --mpi=none -n 2: "
