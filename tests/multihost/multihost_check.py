@@ -49,10 +49,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "mpi"))
 sys.path.insert(0, os.path.join(HERE, "..", "tierlib"))
 import netns_hosts  # noqa: E402
-from netns_hosts import SetupRefused  # noqa: E402
-from janitor import Failure, Interrupted, check, log, raise_on_signals, wait_until  # noqa: E402
-
-SKIP = 77
+from janitor import (SKIP, Failure, check, guarded, log, run_checks,  # noqa: E402
+                     wait_until)
 
 
 class Tier:
@@ -579,37 +577,23 @@ def main():
         print(f"SKIPPED (multi-host tier): {reason}")
         return SKIP
 
-    raise_on_signals()
     t0 = time.monotonic()
     failed = []
-    try:
+
+    def session():
         with netns_hosts.Hosts(opts.hosts, opts.prefix, shutil.which(opts.mpirun),
                                os.path.abspath(opts.bindir), log=log) as hosts:
             log(f"hosts {', '.join(hosts.names)} up in {time.monotonic() - t0:.1f} s "
                 f"(work directory {hosts.work})")
             hosts.deadline = t0 + opts.budget
             tier = Tier(hosts, opts)
-            for c in checks:
-                t = time.monotonic()
-                log(f"{c}:")
-                try:
-                    what = getattr(tier, "check_" + c)()
-                    log(f"  ok: {what} ({time.monotonic() - t:.1f} s)")
-                except Failure as e:
-                    failed.append(c)
-                    log(f"  FAILED: {e}")
-                    hosts.stop_current()
+            run_checks([(c, getattr(tier, "check_" + c)) for c in checks], failed,
+                       after_failure=hosts.stop_current)
             if opts.save:
                 shutil.copytree(os.path.join(hosts.work, "runs"), opts.save, symlinks=True)
-    except SetupRefused as e:
-        print(f"SKIPPED (multi-host tier): {e}")
-        return SKIP
-    except Failure as e:
-        print(f"FAILED: {e}")
-        return 1
-    except Interrupted as e:
-        print(f"interrupted by {e}")
-        return 1
+    status, _ = guarded("multi-host tier", session)
+    if status is not None:
+        return status
     # Open MPI's session directories are under its tmpdir base (ctest sets one per test).
     session_base = os.environ.get("OMPI_MCA_orte_tmpdir_base", "/tmp")
     places = ["/dev/shm", "/tmp", session_base]

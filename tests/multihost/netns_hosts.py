@@ -35,13 +35,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tierlib"))
-from janitor import (Failure, Janitor, end_pids, kill_pids, remove_trees,  # noqa: E402,F401
-                     wait_until)
+from janitor import (Failure, Janitor, Refused, end_pids, kill_pids,  # noqa: E402,F401
+                     remove_trees, wait_until)
 
 SUBNET = "10.77.0"
 
 
-class SetupRefused(Exception):
+class SetupRefused(Refused):
     """The tier cannot run here (no root, no `ip`, namespaces not permitted): a skip."""
 
 

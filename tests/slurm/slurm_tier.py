@@ -56,19 +56,14 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tierlib"))
-from janitor import (Failure, Interrupted, Janitor, check, end_pids, log,  # noqa: E402
-                     raise_on_signals, remove_trees, wait_until)
+from janitor import (SKIP, Failure, Janitor, Refused, check, end_pids, guarded,  # noqa: E402
+                     log, remove_trees, run_checks, wait_until)
 
-SKIP = 77
 MARK = "MB_SLURM_TIER"  # environment variable naming this run's directory in every process
 SBIN = os.pathsep.join(["/usr/sbin", "/sbin"])
 TOOLS = ("munged", "munge", "unmunge", "slurmctld", "slurmd", "sbatch", "srun", "salloc",
          "scontrol", "sinfo", "squeue", "scancel")
 PACKAGES = "slurmd slurmctld slurm-client munge"
-
-
-class Refused(Exception):
-    """The tier cannot run here (a skip, not a failure)."""
 
 
 def which(tool):
@@ -522,10 +517,10 @@ def main():
         with open(opts.schema) as f:
             schema = json.load(f)
 
-    raise_on_signals()
     t0 = time.monotonic()
     failed = []
-    try:
+
+    def session():
         with Cluster(4 if opts.mpi == "openmpi" else 2) as c:
             log(f"cluster up in {time.monotonic() - t0:.1f} s")
             plugin = "pmix" if opts.mpi == "openmpi" else "pmi2"
@@ -533,15 +528,10 @@ def main():
             if not re.search(rf"^\s*{plugin}\s*$", r.stdout + r.stderr, re.M):
                 raise Refused(f"this Slurm has no {plugin} plugin (srun --mpi=list: "
                               f"{(r.stdout + r.stderr).strip()!r})")
-            for name, fn in (("batch", check_batch), ("salloc", check_salloc),
-                             ("launcher", check_launcher)):
-                t = time.monotonic()
-                log(f"{name}:")
-                try:
-                    log(f"  ok: {fn(c, opts, schema)} ({time.monotonic() - t:.1f} s)")
-                except (Failure, subprocess.TimeoutExpired) as e:
-                    failed.append(name)
-                    log(f"  FAILED: {e}")
+            run_checks([(name, lambda fn=fn: fn(c, opts, schema)) for name, fn in
+                        (("batch", check_batch), ("salloc", check_salloc),
+                         ("launcher", check_launcher))], failed)
+
             # A job srun ran itself may still be COMPLETING for a moment after srun returns.
             def queue_empty():
                 return not c.cmd("squeue", "-h", "-o", "%i %T").stdout.strip()
@@ -557,16 +547,11 @@ def main():
             if killed:
                 failed.append("stop")
                 log(f"FAILED: {', '.join(killed)} did not end within 10 s of SIGTERM")
-            work = c.work
-    except Refused as e:
-        print(f"SKIPPED (Slurm tier): {e}")
-        return SKIP
-    except Failure as e:
-        print(f"FAILED: {e}")
-        return 1
-    except Interrupted as e:
-        print(f"interrupted by {e}")
-        return 1
+        return c
+    status, c = guarded("Slurm tier", session)
+    if status is not None:
+        return status
+    work = c.work
     # The janitor has run: nothing of this run may be left.
     if "everything removed" not in c.janitor_report:
         failed.append("cleanup")

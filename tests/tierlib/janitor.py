@@ -17,11 +17,18 @@ import os
 import select
 import shutil
 import signal
+import subprocess
 import time
+
+SKIP = 77  # the exit status that ctest's SKIP_RETURN_CODE of both tiers names
 
 
 class Failure(Exception):
     """Something a check expected did not happen."""
+
+
+class Refused(Exception):
+    """The tier cannot run here (no root, a tool or plugin missing): a skip, not a failure."""
 
 
 class Interrupted(Exception):
@@ -44,6 +51,40 @@ def log(msg=""):
 def check(cond, msg):
     if not cond:
         raise Failure(msg)
+
+
+def guarded(title, body):
+    """Run body() with SIGINT, SIGTERM and SIGHUP raising Interrupted (so that the context
+    managers in it tear down). Returns (None, what body returned), or (status, None) when it
+    ended early, with a line that says why: SKIP for Refused, 1 for a Failure or an interrupt."""
+    raise_on_signals()
+    try:
+        return None, body()
+    except Refused as e:
+        print(f"SKIPPED ({title}): {e}")
+        return SKIP, None
+    except Failure as e:
+        print(f"FAILED: {e}")
+        return 1, None
+    except Interrupted as e:
+        print(f"interrupted by {e}")
+        return 1, None
+
+
+def run_checks(checks, failed, after_failure=None):
+    """Run the (name, fn) checks in order, each logged with what fn() returns and its time. A
+    Failure (or a command's timeout) fails that check only: its name goes to failed,
+    after_failure() runs (e.g. ends the job left running) and the next check runs."""
+    for name, fn in checks:
+        t = time.monotonic()
+        log(f"{name}:")
+        try:
+            log(f"  ok: {fn()} ({time.monotonic() - t:.1f} s)")
+        except (Failure, subprocess.TimeoutExpired) as e:
+            failed.append(name)
+            log(f"  FAILED: {e}")
+            if after_failure is not None:
+                after_failure()
 
 
 def wait_until(ready, timeout, interval=0.1, abort=None):
