@@ -8,7 +8,9 @@ creates it, with a Janitor: a process of its own session (it ignores SIGINT, SIG
 and SIGPIPE) that reads the records from a pipe and, once the pipe closes (however the tier
 ends: the kernel closes it when the tier dies), undoes exactly what was recorded and reports.
 What "undo" means is the tier's own: it passes a function from the records to a list of
-problems; remove_trees() and end_pids() are the parts both tiers use.
+problems; remove_trees() and end_pids() are the parts both tiers use. Besides: wait_until()
+(every poll with a deadline), guarded() (a tier's session and its exit status: skip 77,
+failure or interrupt 1) and run_checks() (named checks, a failed one does not stop the rest).
 
 Used by tests/slurm/slurm_tier.py and tests/multihost/ (netns_hosts.py, multihost_check.py);
 each puts this directory on sys.path.
