@@ -11,7 +11,9 @@
 
 /* The number of processes the launcher's environment says it started, and the variable that
  * says it (OMPI_COMM_WORLD_SIZE: Open MPI's mpirun; PMI_SIZE: MPICH's hydra, Slurm's PMI-2;
- * MPI_LOCALNRANKS: hydra's count on this node, a lower bound), or 0 and NULL where none does. */
+ * MPI_LOCALNRANKS: hydra's count on this node, a lower bound; last, SLURM_STEP_NUM_TASKS: srun's
+ * task count of the step, read only in a task srun started, whose parent is slurmstepd), or 0
+ * and NULL where none does. */
 int mb_launcher_procs(const char **var);
 
 /* When the launcher meant more processes than MPI_COMM_WORLD has: a one-line explanation in

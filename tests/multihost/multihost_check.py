@@ -47,23 +47,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "mpi"))
+sys.path.insert(0, os.path.join(HERE, "..", "tierlib"))
 import netns_hosts  # noqa: E402
-from netns_hosts import Failure, SetupRefused  # noqa: E402
-
-SKIP = 77
-
-
-class Interrupted(Exception):
-    pass
-
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
-
-
-def log(msg=""):
-    print(msg, flush=True)
+from janitor import (SKIP, Failure, check, guarded, log, run_checks,  # noqa: E402
+                     wait_until)
 
 
 class Tier:
@@ -502,15 +489,18 @@ class Tier:
 
     # -- ending a job that spans the hosts ---------------------------------------------
     def wait_for(self, p, path, pattern, timeout=60):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        """The time at which pattern appeared in the file path (p's output)."""
+        def printed():
             with open(path) as f:
-                if pattern in f.read():
-                    return time.monotonic()
-            if p.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise Failure(f"{p.mb_name}: no '{pattern}' in its output")
+                return time.monotonic() if pattern in f.read() else None
+
+        def ended():
+            if p.poll() is not None and not printed():
+                raise Failure(f"{p.mb_name}: ended without '{pattern}' in its output")
+        at = wait_until(printed, timeout, 0.05, abort=ended)
+        if at is None:
+            raise Failure(f"{p.mb_name}: no '{pattern}' in its output within {timeout} s")
+        return at
 
     def check_abort(self):
         A, B, C = self.A, self.B, self.C
@@ -587,40 +577,23 @@ def main():
         print(f"SKIPPED (multi-host tier): {reason}")
         return SKIP
 
-    def interrupt(sig, _frame):
-        raise Interrupted(signal.Signals(sig).name)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, interrupt)
     t0 = time.monotonic()
     failed = []
-    try:
+
+    def session():
         with netns_hosts.Hosts(opts.hosts, opts.prefix, shutil.which(opts.mpirun),
                                os.path.abspath(opts.bindir), log=log) as hosts:
             log(f"hosts {', '.join(hosts.names)} up in {time.monotonic() - t0:.1f} s "
                 f"(work directory {hosts.work})")
             hosts.deadline = t0 + opts.budget
             tier = Tier(hosts, opts)
-            for c in checks:
-                t = time.monotonic()
-                log(f"{c}:")
-                try:
-                    what = getattr(tier, "check_" + c)()
-                    log(f"  ok: {what} ({time.monotonic() - t:.1f} s)")
-                except Failure as e:
-                    failed.append(c)
-                    log(f"  FAILED: {e}")
-                    hosts.stop_current()
+            run_checks([(c, getattr(tier, "check_" + c)) for c in checks], failed,
+                       after_failure=hosts.stop_current)
             if opts.save:
                 shutil.copytree(os.path.join(hosts.work, "runs"), opts.save, symlinks=True)
-    except SetupRefused as e:
-        print(f"SKIPPED (multi-host tier): {e}")
-        return SKIP
-    except Failure as e:
-        print(f"FAILED: {e}")
-        return 1
-    except Interrupted as e:
-        print(f"interrupted by {e}")
-        return 1
+    status, _ = guarded("multi-host tier", session)
+    if status is not None:
+        return status
     # Open MPI's session directories are under its tmpdir base (ctest sets one per test).
     session_base = os.environ.get("OMPI_MCA_orte_tmpdir_base", "/tmp")
     places = ["/dev/shm", "/tmp", session_base]

@@ -27,23 +27,22 @@ Open MPI's session directories (TMPDIR) and shared-memory segments
 leaves nothing in /tmp or /dev/shm.
 """
 import os
-import select
 import shlex
-import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tierlib"))
+from janitor import (Failure, Janitor, Refused, end_pids, kill_pids,  # noqa: E402,F401
+                     remove_trees, wait_until)
 
 SUBNET = "10.77.0"
 
 
-class SetupRefused(Exception):
+class SetupRefused(Refused):
     """The tier cannot run here (no root, no `ip`, namespaces not permitted): a skip."""
-
-
-class Failure(Exception):
-    """Something a check expected did not happen."""
 
 
 def _run(cmd, check=True, **kw):
@@ -69,49 +68,36 @@ def _is_mountpoint(path):
     return _run(["mountpoint", "-q", path], check=False).returncode == 0
 
 
-# ---- the janitor -----------------------------------------------------------------------
+# ---- the janitor's part of this tier (tests/tierlib/janitor.py) -----------------------------
 
-def _undo(records):
-    """Undo what records list (kind, value); returns what could not be undone."""
+def undo(records):
+    """In the janitor: undo what records list (kind, value); returns what could not be
+    undone."""
     problems = []
     namespaces = [v for k, v in records if k == "netns"]
+
     # 1. The processes of our hosts (a job the tier could not end): only they keep a
     #    namespace alive after `ip netns del`.
-    deadline = time.monotonic() + 15
-    while True:
-        left = [p for ns in namespaces for p in netns_pids(ns)]
-        if not left:
-            break
-        if time.monotonic() > deadline:
-            problems.append(f"processes still running in the namespaces: {left}")
-            break
-        for p in left:
-            try:
-                os.kill(p, signal.SIGKILL)
-            except OSError:
-                pass
-        time.sleep(0.2)
+    def in_hosts():
+        return [p for ns in namespaces for p in netns_pids(ns)]
+    left = end_pids(in_hosts, grace=0, kill_wait=15, interval=0.2)
+    if left:
+        problems.append(f"processes still running in the namespaces: {left}")
     # 2. The namespaces (their veth ends go with them), then the links still there.
     for ns in namespaces:
         if netns_exists(ns):
             r = _run(["ip", "netns", "del", ns], check=False)
             if r.returncode != 0:
                 problems.append(f"ip netns del {ns}: {r.stderr.strip()}")
-    for k, v in records:
-        if k == "link" and link_exists(v):
+    links = [v for k, v in records if k == "link"]
+    for v in links:
+        if link_exists(v):
             _run(["ip", "link", "del", v], check=False)
     # A namespace is freed asynchronously by the kernel: wait for its veth to go.
-    deadline = time.monotonic() + 10
-    links = [v for k, v in records if k == "link"]
-    while any(link_exists(v) for v in links) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_until(lambda: not any(link_exists(v) for v in links), 10)
     problems += [f"link {v} is still there" for v in links if link_exists(v)]
     # 3. Files and directories this run created.
-    for k, v in records:
-        if k == "tree":
-            shutil.rmtree(v, ignore_errors=True)
-            if os.path.lexists(v):
-                problems.append(f"{v} could not be removed")
+    problems += remove_trees(records)
     # 4. The parents ip-netns uses, only if this run made them and nothing else is in them.
     for k, v in records:
         if k == "emptydir":
@@ -124,68 +110,6 @@ def _undo(records):
             except OSError:
                 pass
     return problems
-
-
-def _janitor_main(rec_fd, done_fd):
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
-        signal.signal(s, signal.SIG_IGN)
-    data = b""
-    while True:
-        try:
-            chunk = os.read(rec_fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    records = [tuple(line.split("\t", 1)) for line in data.decode().splitlines() if "\t" in line]
-    problems = _undo(records)
-    text = "".join(f"janitor: {p}\n" for p in problems) or "janitor: everything removed\n"
-    try:
-        os.write(done_fd, text.encode())
-    except OSError:
-        pass
-
-
-class Janitor:
-    """The process that undoes the recorded setup when the tier ends, however it ends."""
-
-    def __init__(self):
-        rec_r, self._rec_w = os.pipe()
-        done_r, done_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the forked process
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    os.close(self._rec_w)
-                    os.close(done_r)
-                    _janitor_main(rec_r, done_w)
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-        os.close(rec_r)
-        os.close(done_w)
-        self._done_r = done_r
-
-    def record(self, kind, value):
-        os.write(self._rec_w, f"{kind}\t{value}\n".encode())
-
-    def finish(self, timeout=90):
-        """Close the record pipe (the janitor starts) and wait for its report."""
-        if self._rec_w is not None:
-            os.close(self._rec_w)
-            self._rec_w = None
-        out, end = b"", time.monotonic() + timeout
-        while time.monotonic() < end:
-            ready, _, _ = select.select([self._done_r], [], [], max(0.0, end - time.monotonic()))
-            if not ready:
-                break
-            chunk = os.read(self._done_r, 4096)
-            if not chunk:
-                break
-            out += chunk
-        return out.decode() or "janitor: no report (still working?)\n"
 
 
 # ---- the hosts -------------------------------------------------------------------------
@@ -256,7 +180,7 @@ class Hosts:
 
     def __enter__(self):
         self._refuse_existing()
-        self.janitor = Janitor()
+        self.janitor = Janitor(undo)
         try:
             self._set_up()
         except BaseException:
@@ -420,11 +344,7 @@ class Hosts:
                 pass
             p.wait()
         for h in self.names:
-            for pid in netns_pids(h):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+            kill_pids(netns_pids(h), signal.SIGKILL)
 
     def processes(self):
         """{host: [pids]} of processes still running in the hosts."""
@@ -432,10 +352,8 @@ class Hosts:
 
     def require_no_processes(self, what, grace=10.0):
         """No process may stay in any host after a job (Open MPI's daemons included)."""
-        end = time.monotonic() + grace
-        while (left := self.processes()) and time.monotonic() < end:
-            time.sleep(0.1)
-        if left:
+        wait_until(lambda: not self.processes(), grace)
+        if left := self.processes():
             desc = {h: [_run(["ps", "-o", "pid=,args=", "-p", str(p)], check=False).stdout.strip()
                         for p in pids] for h, pids in left.items()}
             self.stop_current()

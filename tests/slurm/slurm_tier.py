@@ -19,12 +19,21 @@ that holds every state, spool, log and pid file. Then, once the node is idle:
   salloc  `salloc -n N mpirun ...` (Open MPI's mpirun reads the allocation and starts its
           daemons with srun; MPICH's mpiexec (hydra) does the same): IMB-MPI1 PingPong, its
           header carrying the id of salloc's "Granted job allocation".
+  launcher  the launcher warning (docs/adr/measured-nothing.md): `sbatch -n 2` of a script
+          that runs IMB-MPI1 itself as a singleton (as its child, then exec'd): no warning
+          although the batch step's SLURM_NTASKS is 2; `srun --mpi=none -n 2 IMB-MPI1
+          PingPong`: two singletons, each warning that SLURM_STEP_NUM_TASKS=2 but
+          MPI_COMM_WORLD has 1, status 1 (MPICH; Open MPI 4.1 refuses in MPI_Init with its
+          own message, also accepted); MPICH: `srun -n 2 sh -c "IMB-MPI1 ..."` (a shell in the
+          step starts it, as in `srun --pty bash`): no warning. The batch and salloc jobs must
+          print no warning.
 
 Every daemon, job and process this tier started is ended, and its directories removed, on
 every exit path: a janitor process of its own session (it ignores SIGINT/SIGTERM/SIGHUP)
 ends each process whose environment carries this run's mark (the daemons, slurmstepd, the
 jobs' ranks and launchers inherit it) and removes the directories once the tier's pipe to it
-closes - a normal end, a failure, an interrupt or ctest's SIGKILL. Nothing in /etc, /var or
+closes - a normal end, a failure, an interrupt or ctest's SIGKILL (tests/tierlib/janitor.py,
+shared with the multi-host tier). Nothing in /etc, /var or
 /run is used or changed; a Slurm or munged already running on the machine is not touched.
 
 Needs root and Debian's slurmd, slurmctld, slurm-client and munge (scripts/deps.sh --tests
@@ -38,9 +47,7 @@ import argparse
 import json
 import os
 import re
-import select
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -48,28 +55,15 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SKIP = 77
+sys.path.insert(0, os.path.join(HERE, "..", "tierlib"))
+from janitor import (SKIP, Failure, Janitor, Refused, check, end_pids, guarded,  # noqa: E402
+                     log, remove_trees, run_checks, wait_until)
+
 MARK = "MB_SLURM_TIER"  # environment variable naming this run's directory in every process
 SBIN = os.pathsep.join(["/usr/sbin", "/sbin"])
 TOOLS = ("munged", "munge", "unmunge", "slurmctld", "slurmd", "sbatch", "srun", "salloc",
          "scontrol", "sinfo", "squeue", "scancel")
 PACKAGES = "slurmd slurmctld slurm-client munge"
-
-
-class Failure(Exception):
-    """Something a check expected did not happen."""
-
-
-class Interrupted(Exception):
-    pass
-
-
-class Refused(Exception):
-    """The tier cannot run here (a skip, not a failure)."""
-
-
-def log(msg):
-    print(msg, flush=True)
 
 
 def which(tool):
@@ -86,7 +80,7 @@ def run(cmd, env, timeout=30, check=True, **kw):
     return r
 
 
-# ---- the janitor -----------------------------------------------------------------------
+# ---- the janitor's part of this tier (tests/tierlib/janitor.py) -----------------------------
 
 def marked_pids(value, exclude=()):
     """This run's processes: those whose initial environment holds MARK=value (the daemons,
@@ -116,91 +110,13 @@ def marked_pids(value, exclude=()):
     return pids
 
 
-def end_marked(value, exclude=(), grace=5.0):
-    """SIGTERM to every marked process, SIGKILL to what is left after grace seconds; returns
-    the pids still there after that."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-        pids = marked_pids(value, exclude)
-        for p in pids:
-            try:
-                os.kill(p, sig)
-            except OSError:
-                pass
-        end = time.monotonic() + wait
-        while pids and time.monotonic() < end:
-            time.sleep(0.1)
-            pids = marked_pids(value, exclude)
-        if not pids:
-            return []
-    return pids
-
-
-class Janitor:
-    """A process of its own session that, once the tier's pipe to it closes (however the tier
-    ends), ends every marked process and removes the recorded directories, then reports."""
-
-    def __init__(self, mark):
-        rec_r, self._rec_w = os.pipe()
-        done_r, done_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the forked process
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    os.close(self._rec_w)
-                    os.close(done_r)
-                    self._main(mark, rec_r, done_w)
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-        os.close(rec_r)
-        os.close(done_w)
-        self._done_r = done_r
-
-    @staticmethod
-    def _main(mark, rec_fd, done_fd):
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
-            signal.signal(s, signal.SIG_IGN)
-        data = b""
-        while True:
-            try:
-                chunk = os.read(rec_fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            data += chunk
-        problems = []
-        left = end_marked(mark, exclude=(os.getpid(),))
-        if left:
-            problems.append(f"processes of this run still running: {left}")
-        for tree in data.decode().splitlines():
-            shutil.rmtree(tree, ignore_errors=True)
-            if os.path.lexists(tree):
-                problems.append(f"{tree} could not be removed")
-        text = "".join(f"janitor: {p}\n" for p in problems) or "janitor: everything removed\n"
-        try:
-            os.write(done_fd, text.encode())
-        except OSError:
-            pass
-
-    def record(self, tree):
-        os.write(self._rec_w, f"{tree}\n".encode())
-
-    def finish(self, timeout=60):
-        if self._rec_w is not None:
-            os.close(self._rec_w)
-            self._rec_w = None
-        out, end = b"", time.monotonic() + timeout
-        while time.monotonic() < end:
-            ready, _, _ = select.select([self._done_r], [], [], max(0.0, end - time.monotonic()))
-            if not ready:
-                break
-            chunk = os.read(self._done_r, 4096)
-            if not chunk:
-                break
-            out += chunk
-        return out.decode() or "janitor: no report (still working?)\n"
+def undo(mark, records):
+    """In the janitor: end every process marked with this run's directory (SIGTERM, SIGKILL
+    5 s later), then remove the recorded directories."""
+    me = (os.getpid(),)
+    left = end_pids(lambda: marked_pids(mark, exclude=me))
+    problems = [f"processes of this run still running: {left}"] if left else []
+    return problems + remove_trees(records)
 
 
 # ---- the cluster -------------------------------------------------------------------------
@@ -221,8 +137,9 @@ class Cluster:
 
     def __enter__(self):
         self.work = tempfile.mkdtemp(prefix="mb-slurm-")
-        self.janitor = Janitor(self.work)
-        self.janitor.record(self.work)
+        work = self.work
+        self.janitor = Janitor(lambda records: undo(work, records))
+        self.janitor.record("tree", work)
         try:
             self._start()
         except BaseException:
@@ -235,7 +152,7 @@ class Cluster:
         # munged refuses a socket in a directory others cannot search (mkdtemp makes 0700).
         os.chmod(w, 0o755)
         self.shm = tempfile.mkdtemp(prefix="mb-slurm-", dir="/dev/shm")
-        self.janitor.record(self.shm)
+        self.janitor.record("tree", self.shm)
         for d in ("munge", "ctld", "slurmd", "tmp", "runs"):
             os.mkdir(os.path.join(w, d))
         env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
@@ -308,16 +225,13 @@ class Cluster:
         return r.returncode == 0 and r.stdout.strip() == "idle"
 
     def _wait_for(self, what, ready, timeout, *logs):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        def daemon_ended():
             for name, p in self.daemons:
                 if p.poll() is not None:
                     raise Failure(f"{name} ended with status {p.returncode} while waiting for "
                                   f"{what}\n" + self.tails(*logs))
-            if ready():
-                return
-            time.sleep(0.3)
-        raise Failure(f"waited {timeout} s for {what}\n" + self.tails(*logs))
+        if not wait_until(ready, timeout, 0.3, abort=daemon_ended):
+            raise Failure(f"waited {timeout} s for {what}\n" + self.tails(*logs))
 
     def tails(self, *logs, n=15):
         logs = logs or [os.path.join(self.work, f) for f in ("slurmctld.log", "slurmd.log")]
@@ -339,12 +253,13 @@ class Cluster:
         return dict(re.findall(r"(\w+)=(\S*)", r.stdout)) if r.returncode == 0 else {}
 
     def wait_job(self, job, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        def ended():
             st = self.job_state(job)
-            if st.get("JobState") not in ("PENDING", "CONFIGURING", "RUNNING", "COMPLETING"):
-                return st
-            time.sleep(0.5)
+            live = st.get("JobState") in ("PENDING", "CONFIGURING", "RUNNING", "COMPLETING")
+            return None if live else (st or {"JobState": "gone"})
+        st = wait_until(ended, timeout, 0.5)
+        if st is not None:
+            return st
         self.cmd("scancel", job, check=False)
         raise Failure(f"job {job} did not end within {timeout} s (cancelled)\n" + self.tails())
 
@@ -375,11 +290,6 @@ class Cluster:
 
 
 # ---- the checks ------------------------------------------------------------------------
-
-def check(cond, msg):
-    if not cond:
-        raise Failure(msg)
-
 
 def load_jsonl(path, schema):
     with open(path) as f:
@@ -469,6 +379,8 @@ def check_batch(c, opts, schema):
         recs = load_jsonl(os.path.join(out_dir, "IMB-MPI1.jsonl"), schema)
         rows = [r for r in recs if r.get("type") == "result" and r["benchmark"] == "PingPong"]
         check(len(rows) == 12, f"IMB-MPI1.jsonl: {len(rows)} PingPong rows, expected 12")
+    check(WARNING not in job_out, f"job {job}: a launcher warning although srun --mpi={plugin} "
+          f"started the ranks\n{job_out[-3000:]}")
     n = check_provenance(f"job {job}", recs, text, job, c.node, ntasks)
     return (f"sbatch job {job} (srun --mpi={plugin} -n {ntasks} {' '.join(prog[1:3])}) "
             f"completed in {time.monotonic() - t0:.1f} s; {n} headers carry the job")
@@ -489,10 +401,84 @@ def check_salloc(c, opts, schema):
     check(r.returncode == 0 and m, f"{' '.join(cmd)}: exit status {r.returncode}\n"
           f"{r.stdout[-2000:]}\n--- stderr:\n{r.stderr[-2000:]}")
     job = m.group(1)
+    check(WARNING not in r.stderr, f"salloc job {job}: a launcher warning although "
+          f"{os.path.basename(opts.mpirun)} started the ranks\n{r.stderr[-2000:]}")
     recs = load_jsonl(jfile, schema)
     check_provenance(f"salloc job {job}", recs, r.stdout, job, c.node, ntasks)
     return (f"salloc job {job}: {os.path.basename(opts.mpirun)} started {ntasks} ranks in the "
             "allocation; the header carries the job")
+
+
+WARNING = "warning: the launcher started"
+
+
+def check_launcher(c, opts, schema):
+    """The launcher warning (docs/adr/measured-nothing.md) under Slurm: srun without a PMI the
+    MPI understands makes every task a singleton, which SLURM_STEP_NUM_TASKS reveals; a
+    singleton that a batch script starts itself is legitimate although the batch step's
+    SLURM_NTASKS is the allocation's."""
+    d = os.path.join(c.work, "runs", "launcher")
+    os.mkdir(d)
+    imb = os.path.join(opts.bindir, "IMB-MPI1")
+    # 1. sbatch -n 2: the batch script runs IMB-MPI1 as a singleton, once as its child and
+    #    once exec'd (then its parent is slurmstepd): no warning, status 0 both times.
+    script = os.path.join(d, "job.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\n"
+                'echo "batch step: SLURM_NTASKS=$SLURM_NTASKS '
+                'SLURM_STEP_NUM_TASKS=${SLURM_STEP_NUM_TASKS-unset}"\n'
+                f"{imb} Sendrecv -msglog 0:2 || exit $?\n"
+                f"exec {imb} Sendrecv -msglog 0:2\n")
+    os.chmod(script, 0o755)
+    r = c.cmd("sbatch", "--parsable", "-n", "2", "-t", "2", "-J", "mpibench-tier", "-D", d,
+              "-o", os.path.join(d, "job.out"), script)
+    job = r.stdout.strip().split(";")[0]
+    check(job.isdigit(), f"sbatch --parsable printed {r.stdout!r}, not a job id")
+    st = c.wait_job(job, 120)
+    with open(os.path.join(d, "job.out"), errors="replace") as f:
+        out = f.read()
+    check(st.get("ExitCode") == "0:0" and out.count("# Benchmarking Sendrecv") == 2,
+          f"batch singleton job {job}: exit code {st.get('ExitCode')}\n{out[-3000:]}")
+    check("batch step: SLURM_NTASKS=2" in out,
+          f"batch singleton job {job}: the batch step's SLURM_NTASKS is not 2 (nothing "
+          f"tested)\n{out[:500]}")
+    check(WARNING not in out, f"batch singleton job {job}: a launcher warning for a singleton "
+          f"the batch script started\n{out[-3000:]}")
+    # 2. srun --mpi=none -n 2: two singletons; each warns, naming SLURM_STEP_NUM_TASKS, and
+    #    the pair benchmark measures nothing (status 1).
+    cmd = ["srun", "--mpi=none", "-n", "2", "-t", "2", "-J", "mpibench-tier", imb, "PingPong",
+           "-msglog", "0:2"]
+    r = subprocess.run(cmd, env=c.env, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=120, stdin=subprocess.DEVNULL)
+    want = ("IMB-MPI1: warning: the launcher started 2 processes (SLURM_STEP_NUM_TASKS=2) but "
+            "MPI_COMM_WORLD has 1: each process is a job of its own")
+    lines = [ln for ln in r.stderr.splitlines() if WARNING in ln]
+    # Open MPI 4.1 does not start as a singleton under srun: MPI_Init aborts with its own
+    # message (it was direct-launched by srun without a PMI it can use), never a silent run.
+    refused = opts.mpi == "openmpi" and 'direct launched using "srun"' in r.stderr
+    check(r.returncode != 0 and (refused or (
+          len(lines) == 2 and all(ln.startswith(want) for ln in lines)
+          and "srun --mpi=" in lines[0] and "each process a job of its own" in r.stderr)),
+          f"{' '.join(cmd)}: exit status {r.returncode}, warnings {lines}, expected 2 lines "
+          f"starting {want!r} and status 1\n--- stderr:\n{r.stderr[-2000:]}")
+    if refused:
+        lines = ["Open MPI's own refusal in MPI_Init"]
+    if opts.mpi == "mpich":
+        # 3. A shell in a 2-task step (as in `srun -n 2 --pty bash`) starts a singleton: it
+        #    inherits SLURM_STEP_NUM_TASKS=2 but is no task of the step: no warning, status 0.
+        cmd = ["srun", "--mpi=none", "-n", "2", "-t", "2", "-J", "mpibench-tier", "sh", "-c",
+               f"{imb} Sendrecv -msglog 0:2; exit $?"]
+        r3 = subprocess.run(cmd, env=c.env, cwd=d, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, timeout=120,
+                            stdin=subprocess.DEVNULL)
+        check(r3.returncode == 0 and WARNING not in r3.stderr
+              and r3.stdout.count("# Benchmarking Sendrecv") == 2,
+              f"{' '.join(cmd)}: exit status {r3.returncode}, a warning for a singleton a shell "
+              f"in the step started?\n--- stderr:\n{r3.stderr[-2000:]}")
+    step = re.search(r"SLURM_STEP_NUM_TASKS=(\S+)", out)
+    return (f"batch singletons (SLURM_NTASKS=2, SLURM_STEP_NUM_TASKS="
+            f"{step.group(1) if step else '?'}): no warning; srun --mpi=none -n 2: "
+            f"{len(lines)} warning(s) ({lines[0][:60]}...), exit status {r.returncode}")
 
 
 def skip_reason(opts):
@@ -531,13 +517,10 @@ def main():
         with open(opts.schema) as f:
             schema = json.load(f)
 
-    def interrupt(sig, _frame):
-        raise Interrupted(signal.Signals(sig).name)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, interrupt)
     t0 = time.monotonic()
     failed = []
-    try:
+
+    def session():
         with Cluster(4 if opts.mpi == "openmpi" else 2) as c:
             log(f"cluster up in {time.monotonic() - t0:.1f} s")
             plugin = "pmix" if opts.mpi == "openmpi" else "pmi2"
@@ -545,16 +528,15 @@ def main():
             if not re.search(rf"^\s*{plugin}\s*$", r.stdout + r.stderr, re.M):
                 raise Refused(f"this Slurm has no {plugin} plugin (srun --mpi=list: "
                               f"{(r.stdout + r.stderr).strip()!r})")
-            for name, fn in (("batch", check_batch), ("salloc", check_salloc)):
-                t = time.monotonic()
-                log(f"{name}:")
-                try:
-                    log(f"  ok: {fn(c, opts, schema)} ({time.monotonic() - t:.1f} s)")
-                except (Failure, subprocess.TimeoutExpired) as e:
-                    failed.append(name)
-                    log(f"  FAILED: {e}")
-            left = c.cmd("squeue", "-h", "-o", "%i %T").stdout.strip()
-            if left:
+            run_checks([(name, lambda fn=fn: fn(c, opts, schema)) for name, fn in
+                        (("batch", check_batch), ("salloc", check_salloc),
+                         ("launcher", check_launcher))], failed)
+
+            # A job srun ran itself may still be COMPLETING for a moment after srun returns.
+            def queue_empty():
+                return not c.cmd("squeue", "-h", "-o", "%i %T").stdout.strip()
+            if not wait_until(queue_empty, 30, 0.5):
+                left = c.cmd("squeue", "-h", "-o", "%i %T").stdout.strip()
                 failed.append("jobs")
                 log(f"FAILED: jobs still in the queue: {left}")
             if opts.save:
@@ -565,16 +547,11 @@ def main():
             if killed:
                 failed.append("stop")
                 log(f"FAILED: {', '.join(killed)} did not end within 10 s of SIGTERM")
-            work = c.work
-    except Refused as e:
-        print(f"SKIPPED (Slurm tier): {e}")
-        return SKIP
-    except Failure as e:
-        print(f"FAILED: {e}")
-        return 1
-    except Interrupted as e:
-        print(f"interrupted by {e}")
-        return 1
+        return c
+    status, c = guarded("Slurm tier", session)
+    if status is not None:
+        return status
+    work = c.work
     # The janitor has run: nothing of this run may be left.
     if "everything removed" not in c.janitor_report:
         failed.append("cleanup")
