@@ -11,8 +11,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #endif
 
 /* ---- the registry -------------------------------------------------------------------------
@@ -561,7 +564,7 @@ static _Noreturn void janitor(struct registry *r, int fd)
  * copy-on-write for as long as the run lasts, so the process's first write to each page after
  * the fork is a page fault - inside timed loops too (docs/figures.md, "IMB-IO's first calls";
  * docs/adr/scratch-janitor-spawn.md). posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
- * no copy) of /proc/self/exe in the janitor mode shares nothing: the janitor maps the registry
+ * no copy) of this program in the janitor mode shares nothing: the janitor maps the registry
  * from the memfd on descriptor 3 and waits on the pipe's read end on descriptor 4. It starts
  * in a session of its own, with no signal blocked or caught, /dev/null as 0-2 and no other
  * descriptor of the process (the launcher's pipes and the pipe's write end, close on exec,
@@ -571,8 +574,36 @@ static _Noreturn void janitor(struct registry *r, int fd)
 enum { JANITOR_REGISTRY_FD = 3, JANITOR_PIPE_FD = 4 };
 extern char **environ;
 
+/* The file to run: /proc/self/exe's target by name where that name still holds the program
+ * whose code is running (the file behind this function's page in /proc/self/maps), else
+ * /proc/self/exe itself. By name because under a tool that runs the program in its own
+ * process (valgrind) /proc/self/exe is the tool, which refuses to run as the janitor;
+ * /proc/self/exe where the program's file has been replaced or removed since it started. */
+static const char *janitor_program(char *buf, size_t size)
+{
+    const unsigned long here = (unsigned long)(uintptr_t)&janitor_program;
+    const ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    unsigned long lo, hi, ino, maj, min;
+    char line[PATH_MAX + 128];
+    int same = 0;
+    struct stat st;
+    FILE *maps;
+
+    if (n <= 0 || buf[0] != '/')
+        return "/proc/self/exe";
+    buf[n] = '\0';
+    if (stat(buf, &st) != 0 || !(maps = fopen("/proc/self/maps", "re")))
+        return "/proc/self/exe";
+    while (!same && fgets(line, sizeof line, maps))
+        same = sscanf(line, "%lx-%lx %*s %*s %lx:%lx %lu", &lo, &hi, &maj, &min, &ino) == 5 &&
+               lo <= here && here < hi && makedev(maj, min) == st.st_dev && ino == st.st_ino;
+    fclose(maps);
+    return same ? buf : "/proc/self/exe";
+}
+
 static pid_t janitor_spawn(const struct registry *r, int read_end)
 {
+    char program[PATH_MAX];
     /* Copies above the target descriptors, so that no dup2 of the file actions has its source
      * and target equal (which would leave close-on-exec set) or overwrites a later source. */
     const int mfd = fcntl(r->fd, F_DUPFD_CLOEXEC, JANITOR_PIPE_FD + 1);
@@ -612,7 +643,8 @@ static pid_t janitor_spawn(const struct registry *r, int read_end)
          posix_spawnattr_setsigdefault(&at, &all) == 0;
     /* The environment as it is: the dynamic linker may need LD_LIBRARY_PATH to load the
      * program's libraries again. */
-    if (ok && posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, environ) != 0)
+    if (ok &&
+        posix_spawn(&pid, janitor_program(program, sizeof program), &fa, &at, argv, environ) != 0)
         pid = -1;
     posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
