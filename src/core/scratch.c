@@ -569,7 +569,7 @@ static _Noreturn void janitor(struct registry *r, int fd)
  * in a session of its own, with no signal blocked or caught, /dev/null as 0-2 and no other
  * descriptor of the process (the launcher's pipes and the pipe's write end, close on exec,
  * included). Returns the janitor's pid, or -1 where it cannot be spawned (the caller forks). */
-#if defined(MB_REGISTRY_MEMFD) && defined(POSIX_SPAWN_SETSID)
+#if defined(MB_REGISTRY_MEMFD) && defined(POSIX_SPAWN_SETSID) && !defined(MB_SMPI)
 #define MB_JANITOR_SPAWN 1
 enum { JANITOR_REGISTRY_FD = 3, JANITOR_PIPE_FD = 4 };
 extern char **environ;
