@@ -3,6 +3,7 @@
  * (IMB-MPI1, b_eff, com, ...) or from the first argument of `mpibench <suite>`; the tools
  * that only read results (`mpibench plot`, `mpibench compare`) run without MPI. */
 #include "core/options.h"
+#include "core/scratch.h"
 #include "core/suite.h"
 #include "core/thread_level.h"
 #include "results/tools.h"
@@ -15,6 +16,10 @@ int main(int argc, char **argv)
 {
     int status;
 
+    /* The scratch janitor, this program run anew by a rank (core/scratch.h): before MPI_Init,
+     * before any parsing. */
+    if (mb_scratch_janitor_main(argc, argv) >= 0)
+        return 2;
     if (argc > 1 && strcmp(mb_basename(argv[0]), "mpibench") == 0) {
         status = mb_tool_main(argc - 1, argv + 1);
         if (status >= 0)

@@ -3,7 +3,7 @@
  * the janitor process and the signal handlers that run the cleanup. The checks of paths and
  * existing entries are in scratch_checks.c, the MPI library's companion files in
  * scratch_companions.c, names in scratch_names.c, the MPI-IO side in scratch_io.c. */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, setsid, _Fork */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, memfd_create, F_ADD_SEALS, POSIX_SPAWN_SETSID, _Fork */
 #include "core/scratch.h"
 
 #include "core/interrupt.h"
@@ -11,7 +11,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #endif
 
 /* ---- the registry -------------------------------------------------------------------------
@@ -36,10 +40,12 @@
  * makes the second a no-op.) Paths sit in their own array so that the handler's scan touches
  * only the small slots, not 512 kB of path buffers.
  *
- * The registry lives in an anonymous shared mapping so that the janitor (below), a child
- * forked from this process, sees every change live. It belongs to the process that made it:
- * a process forked later (a test's child) that finds its parent's registry makes its own
- * instead, and the signal cleanup of such a child never touches its parent's files. */
+ * The registry lives in a shared mapping so that the janitor (below) sees every change live:
+ * on Linux a memfd, which the janitor - a new program, not a fork - maps from the descriptor
+ * it is given; elsewhere an anonymous shared mapping, which a forked janitor inherits. It
+ * belongs to the process that made it: a process forked later (a test's child) that finds its
+ * parent's registry makes its own instead, and the signal cleanup of such a child never
+ * touches its parent's files. */
 enum { SLOT_FREE, SLOT_WRITING, SLOT_LIVE };
 
 /* What a slot stands for: a file this run created (removed), a directory this run created
@@ -53,6 +59,7 @@ _Static_assert(ATOMIC_POINTER_LOCK_FREE == 2, "the cleanup registry needs lock-f
 struct registry {
     pid_t owner;   /* the process whose files these are */
     pid_t janitor; /* its janitor, 0 while there is none */
+    int fd;        /* the owner's descriptor of the memfd holding this mapping, -1: none */
     atomic_int keep;
     struct {
         atomic_int state;
@@ -75,18 +82,57 @@ struct registry {
 static struct registry private_registry;
 static _Atomic(struct registry *) current;
 
+/* Set by mb_scratch_janitor_main: this program's main knows the janitor mode, so the janitor
+ * can be this program run anew (a program without that call gets a forked janitor). */
+static atomic_int janitor_mode_known;
+
+#if defined(__linux__) && defined(MFD_CLOEXEC) && defined(F_ADD_SEALS)
+#define MB_REGISTRY_MEMFD 1
+/* The seals the janitor mode insists on: the size is fixed, so its mapping never outlives the
+ * file's end (no SIGBUS), and nobody can change the seals. */
+#define MB_REGISTRY_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+#endif
+
+/* A zeroed shared mapping of the registry's size: a sealed memfd (*fd its descriptor, close
+ * on exec) where there is one, else anonymous (*fd -1), else NULL. */
+static void *registry_map(int *fd)
+{
+    void *m;
+
+    *fd = -1;
+#ifdef MB_REGISTRY_MEMFD
+    int mfd = memfd_create("mpibench-scratch", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (mfd >= 0) {
+        if (ftruncate(mfd, (off_t)sizeof(struct registry)) == 0 &&
+            fcntl(mfd, F_ADD_SEALS, MB_REGISTRY_SEALS) == 0) {
+            m = mmap(NULL, sizeof(struct registry), PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+            if (m != MAP_FAILED) {
+                *fd = mfd;
+                return m;
+            }
+        }
+        close(mfd);
+    }
+#endif
+    m = mmap(NULL, sizeof(struct registry), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1,
+             0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
 /* This process's registry, made on first use (never from a signal handler: they only read). */
 static struct registry *registry(void)
 {
     struct registry *r = atomic_load(&current);
-    void *m;
+    int fd;
 
     if (r && r->owner == getpid())
         return r;
-    m = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    r = m == MAP_FAILED ? &private_registry : m; /* both start zeroed: every slot FREE */
-    if (r == &private_registry)
+    r = registry_map(&fd);
+    if (!r) {
+        r = &private_registry;
         memset(r, 0, sizeof *r);
+    }
+    r->fd = fd; /* a new mapping starts zeroed: every slot FREE */
     r->owner = getpid();
     atomic_store(&current, r);
     mb_last_rites_set(mb_scratch_cleanup); /* mb_die and the watchdog run it */
@@ -445,6 +491,7 @@ void mb_scratch_cleanup(void)
  * process holds) and then removes what is still registered. After a normal end the registry
  * is empty and the janitor just exits.
  *
+ * The janitor is spawned as a new program where it can be (janitor_spawn below), else forked.
  * After fork a multi-threaded process's child may only make async-signal-safe calls (POSIX
  * fork()): the janitor uses nothing else, and _Fork (glibc 2.34) does not even run the MPI
  * library's fork handlers. It leaves the process group (setsid: a kill of the rank's group
@@ -513,6 +560,143 @@ static _Noreturn void janitor(struct registry *r, int fd)
 #define MB_FORK fork
 #endif
 
+/* The janitor as a new program. A forked janitor shares every page of the process
+ * copy-on-write for as long as the run lasts, so the process's first write to each page after
+ * the fork is a page fault - inside timed loops too (docs/figures.md, "IMB-IO's first calls";
+ * docs/adr/scratch-janitor-spawn.md). posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
+ * no copy) of this program in the janitor mode shares nothing: the janitor maps the registry
+ * from the memfd on descriptor 3 and waits on the pipe's read end on descriptor 4. It starts
+ * in a session of its own, with no signal blocked or caught, /dev/null as 0-2 and no other
+ * descriptor of the process (the launcher's pipes and the pipe's write end, close on exec,
+ * included). Returns the janitor's pid, or -1 where it cannot be spawned (the caller forks). */
+#if defined(MB_REGISTRY_MEMFD) && defined(POSIX_SPAWN_SETSID) && !defined(MB_SMPI)
+#define MB_JANITOR_SPAWN 1
+enum { JANITOR_REGISTRY_FD = 3, JANITOR_PIPE_FD = 4 };
+extern char **environ;
+
+/* The file to run: /proc/self/exe's target by name where that name still holds the program
+ * whose code is running (the file behind this function's page in /proc/self/maps), else
+ * /proc/self/exe itself. By name because under a tool that runs the program in its own
+ * process (valgrind) /proc/self/exe is the tool, which refuses to run as the janitor;
+ * /proc/self/exe where the program's file has been replaced or removed since it started. */
+static const char *janitor_program(char *buf, size_t size)
+{
+    const unsigned long here = (unsigned long)(uintptr_t)&janitor_program;
+    const ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    unsigned long lo, hi, ino, maj, min;
+    char line[PATH_MAX + 128];
+    int same = 0;
+    struct stat st;
+    FILE *maps;
+
+    if (n <= 0 || buf[0] != '/')
+        return "/proc/self/exe";
+    buf[n] = '\0';
+    if (stat(buf, &st) != 0 || !(maps = fopen("/proc/self/maps", "re")))
+        return "/proc/self/exe";
+    while (!same && fgets(line, sizeof line, maps))
+        same = sscanf(line, "%lx-%lx %*s %*s %lx:%lx %lu", &lo, &hi, &maj, &min, &ino) == 5 &&
+               lo <= here && here < hi && makedev(maj, min) == st.st_dev && ino == st.st_ino;
+    fclose(maps);
+    return same ? buf : "/proc/self/exe";
+}
+
+static pid_t janitor_spawn(const struct registry *r, int read_end)
+{
+    char program[PATH_MAX];
+    /* Copies above the target descriptors, so that no dup2 of the file actions has its source
+     * and target equal (which would leave close-on-exec set) or overwrites a later source. */
+    const int mfd = fcntl(r->fd, F_DUPFD_CLOEXEC, JANITOR_PIPE_FD + 1);
+    const int pfd = fcntl(read_end, F_DUPFD_CLOEXEC, JANITOR_PIPE_FD + 1);
+    static char arg0[] = MB_SCRATCH_JANITOR_ARG0, arg1[] = MB_SCRATCH_JANITOR_ARG1;
+    char *argv[] = {arg0, arg1, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t none, all;
+    pid_t pid = -1;
+    int ok;
+
+    if (mfd < 0 || pfd < 0 || posix_spawn_file_actions_init(&fa) != 0) {
+        close(mfd);
+        close(pfd);
+        return -1;
+    }
+    if (posix_spawnattr_init(&at) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        close(mfd);
+        close(pfd);
+        return -1;
+    }
+    sigemptyset(&none);
+    sigfillset(&all);
+    ok = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDWR, 0) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, STDIN_FILENO, STDOUT_FILENO) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, STDIN_FILENO, STDERR_FILENO) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, mfd, JANITOR_REGISTRY_FD) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, pfd, JANITOR_PIPE_FD) == 0 &&
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+         posix_spawn_file_actions_addclosefrom_np(&fa, JANITOR_PIPE_FD + 1) == 0 &&
+#endif
+         posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
+                                           POSIX_SPAWN_SETSIGDEF) == 0 &&
+         posix_spawnattr_setsigmask(&at, &none) == 0 &&
+         posix_spawnattr_setsigdefault(&at, &all) == 0;
+    /* The environment as it is: the dynamic linker may need LD_LIBRARY_PATH to load the
+     * program's libraries again. */
+    if (ok &&
+        posix_spawn(&pid, janitor_program(program, sizeof program), &fa, &at, argv, environ) != 0)
+        pid = -1;
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    close(mfd);
+    close(pfd);
+    return ok ? pid : -1;
+}
+#endif
+
+int mb_scratch_janitor_main(int argc, char **argv)
+{
+    atomic_store(&janitor_mode_known, 1);
+    if (argc != 2 || strcmp(argv[0], MB_SCRATCH_JANITOR_ARG0) != 0 ||
+        strcmp(argv[1], MB_SCRATCH_JANITOR_ARG1) != 0)
+        return -1;
+#ifdef MB_JANITOR_SPAWN
+    {
+        struct stat st;
+        void *m;
+        int seals = fcntl(JANITOR_REGISTRY_FD, F_GET_SEALS);
+
+        /* Only what janitor_spawn hands over is acted on: a sealed memfd of the registry's
+         * size, and a pipe. Anything else (the mode typed by hand) ends quietly. */
+        if (seals < 0 || (seals & MB_REGISTRY_SEALS) != MB_REGISTRY_SEALS ||
+            fstat(JANITOR_REGISTRY_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_size != (off_t)sizeof(struct registry) || fstat(JANITOR_PIPE_FD, &st) != 0 ||
+            !S_ISFIFO(st.st_mode))
+            _exit(2);
+        m = mmap(NULL, sizeof(struct registry), PROT_READ | PROT_WRITE, MAP_SHARED,
+                 JANITOR_REGISTRY_FD, 0);
+        if (m == MAP_FAILED)
+            _exit(2);
+        janitor(m, JANITOR_PIPE_FD); /* closes descriptor 3: the mapping stays */
+    }
+#else
+    _exit(2);
+#endif
+}
+
+/* The janitor as a fork, where it cannot be spawned: it shares the registry's anonymous
+ * mapping (and, copy-on-write, every other page of the process). Returns its pid or -1. */
+static pid_t janitor_fork(struct registry *r, int fds[2])
+{
+    const pid_t pid = MB_FORK();
+
+    if (pid == 0) {
+        close(fds[1]);
+        janitor(r, fds[0]);
+    }
+    return pid;
+}
+
 void mb_scratch_janitor_start(void)
 {
 #ifdef MB_SMPI
@@ -521,22 +705,25 @@ void mb_scratch_janitor_start(void)
      * is the simulator's (docs/adr/smpi-build.md). The signal handlers and the normal end
      * still clean up. */
     (void)registry();
-    (void)janitor;
+    (void)janitor_fork;
 #else
     struct registry *r = registry();
     int fds[2];
-    pid_t pid;
+    pid_t pid = -1;
 
     if (r == &private_registry || r->janitor != 0 || pipe(fds) != 0)
         return;
     /* The write end must not outlive this process in a program it starts (gnuplot): only
-     * this process's end should end the janitor's wait. */
+     * this process's end should end the janitor's wait. The read end is the janitor's only. */
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    pid = MB_FORK();
-    if (pid == 0) {
-        close(fds[1]);
-        janitor(r, fds[0]);
-    }
+#ifdef MB_JANITOR_SPAWN
+    if (r->fd >= 0 && atomic_load(&janitor_mode_known))
+        pid = janitor_spawn(r, fds[0]);
+#endif
+    /* A memfd registry is shared with a forked child as well as an anonymous one. */
+    if (pid < 0)
+        pid = janitor_fork(r, fds);
     close(fds[0]);
     if (pid < 0) {
         close(fds[1]);

@@ -158,9 +158,25 @@ void mb_scratch_cleanup(void);
  * SIGKILL included - and then removes what is still registered (nothing after a normal end).
  * Started once per process, by mb_scratch_signals_install; it holds no resources of the
  * process (it closes every inherited descriptor) and calls only async-signal-safe functions.
- * Where the registry cannot be shared with a child (no anonymous shared mapping) or fork
- * fails there is no janitor and the other paths still clean up. */
+ * On Linux, in a program whose main calls mb_scratch_janitor_main, it is that program run
+ * anew with posix_spawn and shares no page with the process; elsewhere, or where the spawn
+ * fails, a forked child (docs/adr/scratch-janitor-spawn.md). Where the registry cannot be
+ * shared with a child (no shared mapping) or neither works there is no janitor and the other
+ * paths still clean up. */
 void mb_scratch_janitor_start(void);
+
+/* The janitor mode's command line: argv[0] and the only argument. Not an option of any suite
+ * (absent from --help): only mb_scratch_janitor_start gives it. */
+#define MB_SCRATCH_JANITOR_ARG0 "mpibench-clean"
+#define MB_SCRATCH_JANITOR_ARG1 "--scratch-janitor"
+
+/* The janitor mode, the first call of main (before MPI_Init and any parsing): returns -1 and
+ * does nothing else unless argv is exactly the janitor mode's command line; then it never
+ * returns - it runs the janitor on the registry handed over on descriptor 3 and the pipe on
+ * descriptor 4, or exits with status 2 at once, writing nothing, where descriptor 3 is not a
+ * sealed memfd of the registry's size or 4 not a pipe. The call also marks the program as one
+ * that knows the mode, so that mb_scratch_janitor_start may spawn it. */
+int mb_scratch_janitor_main(int argc, char **argv);
 
 /* An interrupted run's partial output (b_eff_io's protocol): on SIGINT or SIGTERM the handlers
  * below move the registered file path to `to` instead of removing it, and write note to

@@ -3,6 +3,7 @@
  * did not create, removal by identity, keep mode, the registry's capacity, the cleanup on
  * SIGTERM, SIGINT, mb_die and the --timeout watchdog (in forked children, before MPI_Init),
  * hint files, the file-system description, and the MPI-IO open (after MPI_Init). */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_NOHUGEPAGE */
 #include "core/info.h"
 #include "core/scratch.h"
 #include "core/watchdog.h"
@@ -11,6 +12,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -408,6 +411,78 @@ static void test_exit_paths(void)
     EXPECT(now.sa_handler == SIG_DFL);
 }
 
+/* The janitor shares no page with its process (docs/adr/scratch-janitor-spawn.md): after it has
+ * started, writing pages the process wrote before costs no page fault. A forked janitor shares
+ * them copy-on-write, one fault per page. In a child, whose pages are its own: the test's
+ * process has shared its pages with the children it forked before. */
+static void test_janitor_shares_no_pages(void)
+{
+    enum { PAGES = 64 };
+    pid_t pid;
+    int status = 0;
+
+#ifndef __linux__
+    return; /* the janitor is forked elsewhere */
+#endif
+    pid = fork();
+    if (pid == 0) {
+        const long page = sysconf(_SC_PAGESIZE);
+        struct mb_error err = {0};
+        struct rusage before, after;
+        volatile char *p = mmap(NULL, (size_t)(PAGES * page), PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+        if (p == MAP_FAILED)
+            _exit(90);
+#ifdef MADV_NOHUGEPAGE
+        madvise((void *)p, (size_t)(PAGES * page), MADV_NOHUGEPAGE); /* one fault per page */
+#endif
+        for (long i = 0; i < PAGES; i++)
+            p[i * page] = 1;
+        if (mb_scratch_create(at("janitor_pages"), 0, &err) != 0)
+            _exit(91);
+        mb_scratch_janitor_start();
+        getrusage(RUSAGE_SELF, &before);
+        for (long i = 0; i < PAGES; i++)
+            p[i * page] = 2;
+        getrusage(RUSAGE_SELF, &after);
+        if (mb_scratch_remove(at("janitor_pages")) != MB_SCRATCH_REMOVED)
+            _exit(92);
+        /* A few faults may come from elsewhere (the stack, getrusage); a fork makes PAGES. */
+        _exit(after.ru_minflt - before.ru_minflt < PAGES / 4 ? 0 : 93);
+    }
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
+    EXPECT_EQ_LL(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+}
+
+/* The janitor mode given by hand: with no registry on descriptor 3 it exits with status 2 at
+ * once and writes nothing. */
+static void test_janitor_mode_by_hand(void)
+{
+    int out[2], status = 0;
+    char c;
+    pid_t pid;
+
+    EXPECT(pipe(out) == 0);
+    pid = fork();
+    if (pid == 0) {
+        char *argv[] = {(char *)MB_SCRATCH_JANITOR_ARG0, (char *)MB_SCRATCH_JANITOR_ARG1, NULL};
+        int f = open(at("not_a_registry"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+        if (f < 0 || dup2(f, 3) < 0 || dup2(out[1], 1) < 0 || dup2(out[1], 2) < 0)
+            _exit(90);
+        close(out[0]);
+        execv("/proc/self/exe", argv);
+        _exit(91);
+    }
+    close(out[1]);
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
+    EXPECT_EQ_LL(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+    EXPECT(read(out[0], &c, 1) == 0);
+    close(out[0]);
+    EXPECT(exists(at("not_a_registry")));
+    unlink(at("not_a_registry"));
+}
+
 /* The MPI library's companion files: names that carry the opener's pid, and only those. */
 static void test_companions(void)
 {
@@ -682,6 +757,9 @@ static void remove_dir(void)
 
 int main(int argc, char **argv)
 {
+    /* The janitors of the children below are this program run anew. */
+    if (mb_scratch_janitor_main(argc, argv) >= 0)
+        return 2;
     snprintf(dir, sizeof dir, "test_scratch_XXXXXX");
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -697,6 +775,8 @@ int main(int argc, char **argv)
     test_fs_info();
     test_exit_paths(); /* forks: before MPI_Init */
     test_directory();  /* forks too */
+    test_janitor_shares_no_pages();
+    test_janitor_mode_by_hand();
     MPI_Init(&argc, &argv);
     test_mpi_io();
     test_info_limits();
