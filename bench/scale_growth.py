@@ -26,6 +26,10 @@ what SMPI costs for P processes before mpibench does anything.
 
   nice -n 19 python3 bench/scale_growth.py --procs 256,1024 --out scale-growth
   nice -n 19 python3 bench/scale_growth.py --procs 4096 --suites imb-mpi1 --out scale-growth
+  python3 bench/scale_growth.py --procs 256 --suites beff,globalop --out scale-growth
+
+(beff and globalop are not in the default --suites: 2 and more than 50 minutes of host time on
+256 processes.)
 
 Each run's files stay in OUT/<suite>-P<P>/; one line per run is appended to OUT/growth.tsv.
 Bcast, Allreduce and Reduce run MPICH's short-message algorithms without SMPI's SMP
