@@ -8,6 +8,8 @@ smallest measurement it allows, and records:
   wall_s, cpu_s    host seconds (elapsed; user + system of the simulator)
   setup_s          host seconds from the start to the first table row on stdout: the
                    start-up, configuration, provenance and plan, before any measurement
+                   (b_eff and globalop: to the line printed just before the first
+                   measurement, SETUP_END)
   rss_MB, rss_kB_per_proc
                    the simulator's peak resident memory (/usr/bin/time's maximum resident
                    set), and that over P: what one simulated process costs, SMPI's own share
@@ -17,11 +19,17 @@ smallest measurement it allows, and records:
                    measurements (IMB's "result", Presta's rows)
 The suites with the smallest settings (one process count, the fewest operations, one or two
 lengths): imb-mpi1 (PingPong and Allreduce on all P), imb-ext (Unidir_Put), com, laten,
-rma (one process count, -f), allred; "version" runs `mpibench --version`, which starts no MPI:
+rma (one process count, -f), allred; globalop (Presta 1.2's fixed loops, no settings);
+beff (b_eff's full definition, every free setting smallest, below); "version" runs
+`mpibench --version`, which starts no MPI:
 what SMPI costs for P processes before mpibench does anything.
 
   nice -n 19 python3 bench/scale_growth.py --procs 256,1024 --out scale-growth
   nice -n 19 python3 bench/scale_growth.py --procs 4096 --suites imb-mpi1 --out scale-growth
+  python3 bench/scale_growth.py --procs 256 --suites beff,globalop --out scale-growth
+
+(beff and globalop are not in the default --suites: 2 and more than 50 minutes of host time on
+256 processes.)
 
 Each run's files stay in OUT/<suite>-P<P>/; one line per run is appended to OUT/growth.tsv.
 Bcast, Allreduce and Reduce run MPICH's short-message algorithms without SMPI's SMP
@@ -42,8 +50,13 @@ import time
 # A measured row: not a header line ("#"), ending in a decimal figure (IMB's Mbytes/sec, Presta
 # com's op time, laten's latency, allred's first sample). Its arrival on stdout ends the setup.
 ROW = re.compile(r"^[^#].*\d\.\d{2,}\s*$")
+# Suites whose first row comes only after a long first measurement end their setup at the
+# line they print (and flush) just before measuring: b_eff's progress table head (its first row
+# is the first of 21 lengths, every pattern and method), globalop's "Testing N=" (its first row
+# is a whole section of 4096 iterations).
+SETUP_END = {"beff": re.compile(r"^#rep "), "globalop": re.compile(r"^Testing N=")}
 # JSON records that are measurements (the others: header, summary, footers).
-MEASURED = ("result", "presta_row", "presta_allred", "presta_globalop")
+MEASURED = ("result", "presta_row", "presta_allred", "presta_globalop", "beff_measurement")
 # Collectives that do not start SMPI's SMP detection: SimGrid 3.32's MPICH selector runs
 # Comm::init_smp on the first Bcast, Allreduce or Reduce of every new communicator (and the
 # communicator's constructor itself broadcasts its id), a ring Allgather of P(P-1) messages
@@ -70,6 +83,16 @@ def suite_args(suite, p, d):
         "laten": ["presta-laten", "-o", "1", "-f", counts],
         "rma": ["presta-rma", "-o", "1", "-c", "1", "-b", "32", "-e", "32", "-f", counts],
         "allred": ["presta-allred", "1", "1", "1"],
+        # globalop has no settings (Presta 1.2's loops of 4096 operations, 3 repetitions):
+        # scripts/scale.sh's run, as it is.
+        "globalop": ["presta-globalop"],
+        # b_eff as b_eff 3.6 defines it (21 lengths, the 6 rings and random rings, 3 methods,
+        # the best of them), with what the definition leaves free set smallest: L_max from 1 MB
+        # per process, one random ring (b_eff's log-average over random rings of one), one
+        # repetition, one iteration per timed loop. scripts/scale.sh uses --random 2
+        # --max-looplength 2.
+        "beff": ["beff", "--memory", "1", "--random", "1", "--repetitions", "1",
+                 "--max-looplength", "1", "--seed", "1"],
     }[suite]
 
 
@@ -93,7 +116,8 @@ def run_one(binary, suite, p, out, timeout):
     def read():
         for line in proc.stdout:
             txt.write(line)
-            if first_row[0] is None and ROW.match(line):
+            txt.flush()  # a long run's progress can be read while it runs
+            if first_row[0] is None and SETUP_END.get(suite, ROW).match(line):
                 first_row[0] = time.monotonic() - start
 
     reader = threading.Thread(target=read)

@@ -80,24 +80,65 @@ void mb_protofiles_discard(struct mb_protofiles *p)
     p->n = 0;
 }
 
+/* The temporary name of file k with suffix number s: PREFIX.EXT.tmp<pid>, and from s = 2 on
+ * PREFIX.EXT.tmp<pid>.<s>. */
+static int temp_name(struct mb_protofiles *p, int k, const char *prefix, const char *ext, int s,
+                     struct mb_error *err)
+{
+    return s < 2 ? mb_scratch_pathf(p->temp[k], sizeof p->temp[k], err, NULL, "%s.%s.tmp%ld",
+                                    prefix, ext, (long)getpid())
+                 : mb_scratch_pathf(p->temp[k], sizeof p->temp[k], err, NULL, "%s.%s.tmp%ld.%d",
+                                    prefix, ext, (long)getpid(), s);
+}
+
+/* The first suffix number under which none of the n temporary names exists. A run killed
+ * outright (SIGKILL to every process, or a SimGrid simulation, where getpid() is the simulated
+ * process's and the same in every run) leaves its temporary files behind, and a later process
+ * can get the same pid: such a file is never touched (it may hold the only copy of what that
+ * run wrote; mpibench cannot tell it from a user's file), and it does not stop the run
+ * either. 0 when 1000 numbers are taken. */
+static int free_suffix(struct mb_protofiles *p, const char *prefix, const char *const *ext, int n)
+{
+    struct mb_error ignored = {MB_ERR_NONE, ""};
+    struct stat st;
+
+    for (int s = 1; s <= 1000; s++) {
+        int taken = 0;
+        for (int k = 0; k < n && !taken; k++)
+            taken =
+                temp_name(p, k, prefix, ext[k], s, &ignored) == 0 && lstat(p->temp[k], &st) == 0;
+        if (!taken)
+            return s;
+    }
+    return 0;
+}
+
 int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const char *prefix,
                        const char *const *ext, int n, struct mb_error *err)
 {
+    int suffix;
+
     memset(p, 0, sizeof *p);
-    for (int k = 0; k < n && k < MB_PROTO_MAX; k++) {
+    n = n < MB_PROTO_MAX ? n : MB_PROTO_MAX;
+    suffix = free_suffix(p, prefix, ext, n);
+    for (int k = 0; k < n; k++) {
         int rc =
             mb_scratch_pathf(p->final[k], sizeof p->final[k], err, NULL, "%s.%s", prefix, ext[k]);
         if (rc == 0)
             rc = mb_userfile_target(files, p->final[k], "the protocol file ", "the protocol file",
                                     err);
+        if (rc == 0 && suffix == 0)
+            rc = mb_usage(err,
+                          "cannot write the protocol file '%s': its temporary names '%s.%s.tmp%ld' "
+                          "and 999 numbered ones after it exist (left by killed runs: remove them)",
+                          p->final[k], prefix, ext[k], (long)getpid());
         if (rc == 0)
-            rc = mb_scratch_pathf(p->temp[k], sizeof p->temp[k], err, NULL, "%s.%s.tmp%ld", prefix,
-                                  ext[k], (long)getpid());
+            rc = temp_name(p, k, prefix, ext[k], suffix, err);
         if (rc == 0 && name_length(p->temp[k]) > NAME_MAX)
             rc = mb_usage(err,
                           "cannot write the protocol file '%s': its name is too long (the "
-                          "temporary '%s.%s.tmp<pid>' must fit in %d bytes)",
-                          p->final[k], prefix, ext[k], NAME_MAX);
+                          "temporary '%s' must fit in %d bytes)",
+                          p->final[k], p->temp[k], NAME_MAX);
         if (rc == 0)
             rc = mb_scratch_create(p->temp[k], MB_SCRATCH_TEMPORARY, err);
         if (rc != 0) {

@@ -3,7 +3,9 @@
  * under temporary names PREFIX.EXT.tmp<pid> registered as MB_SCRATCH_TEMPORARY (removed on
  * every abnormal exit, -keep or not), and renamed to PREFIX.EXT when the run ends. An
  * interrupted run leaves no cut or empty protocol, and the files of an earlier run with the
- * same prefix survive it (issue: b_eff wiped them at its start). Only rank 0 calls these. */
+ * same prefix survive it (issue: b_eff wiped them at its start). A temporary name that exists
+ * already (left by a run killed outright, whose pid this process now has) is skipped, never
+ * touched: the files are then PREFIX.EXT.tmp<pid>.2, .3, ... Only rank 0 calls these. */
 #ifndef MB_PROTOFILES_H
 #define MB_PROTOFILES_H
 
@@ -24,8 +26,8 @@ struct mb_protofiles {
 
 /* Creates the n (<= MB_PROTO_MAX) temporary files of PREFIX.ext[k] and records the final names
  * in files. 0, or 2 with err set and nothing left: a final name that exists as anything but
- * a regular file or names a file of another use (an input, --json), a temporary name
- * that exists, a directory that cannot be written, a path too long. */
+ * a regular file or names a file of another use (an input, --json), 1000 temporary names
+ * that exist, a directory that cannot be written, a path too long. */
 int mb_protofiles_open(struct mb_protofiles *p, struct mb_files *files, const char *prefix,
                        const char *const *ext, int n, struct mb_error *err);
 /* File k of an interrupted run (SIGINT/SIGTERM) is left as PREFIX.EXT.interrupted, never under
