@@ -20,7 +20,8 @@
  * simulator's host time grows with the messages times P, so each phase keeps what shows the
  * machine at P and drops the rest - one sample per row (job_suite.c), Presta com on two sizes
  * (32 B and 1 MiB), IMB's collectives on all P processes only (-npmin P; PingPong, PingPing and
- * the Unidir pair still on 2) with 0 and 8 bytes, b_eff with one iteration per loop. */
+ * the Unidir pair still on 2) with 0 and 8 bytes, b_eff with one iteration per loop. Its
+ * estimates are --quick's, not measured: its phases do less than --quick's. */
 static const struct mb_job_phase phases[] = {
     {.title = "Presta com: pair bandwidth, uni- and bidirectional",
      .prog = "com",
@@ -52,7 +53,7 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_SIM] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce", "Alltoall",
                               "Barrier", "-npmin", "{P}", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01"}},
-     .seconds = {10, 3, 300, 1}},
+     .seconds = {10, 3, 300, 3}},
     {.title = "IMB-EXT: Unidir_Put Unidir_Get",
      .prog = "IMB-EXT",
      .pair = 1, /* one process skips both: a transfer needs an origin and a target */
@@ -62,7 +63,7 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"},
               [MB_JOB_SIM] = {"Unidir_Put", "Unidir_Get", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01"}},
-     .seconds = {4, 2, 120, 1}},
+     .seconds = {4, 2, 120, 2}},
     {.title = "b_eff: effective bandwidth of the whole machine",
      .prog = "b_eff",
      .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},
@@ -70,7 +71,7 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_FULL] = {NULL},
               [MB_JOB_SIM] = {"--random", "2", "--repetitions", "1", "--memory", "1",
                               "--max-looplength", "1"}},
-     .seconds = {10, 3, 600, 1}},
+     .seconds = {10, 3, 600, 3}},
     {.title = "b_eff_io: effective I/O bandwidth",
      .prog = "b_eff_io",
      .io_flag = "-p",
@@ -89,7 +90,7 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_FULL] = {"S_Write_indv", "S_Read_indv"},
               [MB_JOB_SIM] = {"S_Write_indv", "S_Read_indv", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01"}},
-     .seconds = {3, 2, 120, 1}},
+     .seconds = {3, 2, 120, 2}},
 };
 
 size_t mb_job_phase_count(void)

@@ -90,9 +90,8 @@ static const struct mb_option rows[] = {
     {.name = "--sim",
      .kind = MB_OPT_FLAG,
      .offset = JOB(sim),
-     .help = "for thousands of processes or a simulation of them (docs/scale.md): one sample "
-             "per row, Presta com on 32 B and 1 MiB, IMB's collectives on all processes only, "
-             "0 and 8 bytes"},
+     .help = "for thousands of processes or a simulation of them: one sample per row, Presta "
+             "com on 32 B and 1 MiB, IMB's collectives on all processes only, 0 and 8 bytes"},
     {.name = "--io-dir",
      .kind = MB_OPT_STRING,
      .offset = JOB(io_dir),
