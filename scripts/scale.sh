@@ -7,8 +7,9 @@
 # Installs SimGrid (Debian libsimgrid-dev: smpicc, smpirun) as scripts/deps.sh installs the
 # other packages, builds mpibench with smpicc into its own build directory (MB_SMPI=ON; the
 # normal build is untouched), and runs IMB-MPI1, IMB-EXT, b_eff, the five Presta programs and
-# `mpibench run --quick` on the cluster of tests/scale/cluster.xml, one process per host
-# (MB_SCALE_PER_HOST=4: four per host). IMB-IO and b_eff_io are not run: SMPI's MPI-IO needs
+# `mpibench run --sim` (the main job's settings for a simulation, docs/adr/job-sim-mode.md) on
+# the cluster of tests/scale/cluster.xml, one process per host (MB_SCALE_PER_HOST=4: four per
+# host). IMB-IO and b_eff_io are not run: SMPI's MPI-IO needs
 # simulated disks (docs/scale.md). Each suite runs in DIR (its protocol files land there); its
 # text and JSON go to DIR/<suite>.txt/.jsonl,
 # DIR = MB_SCALE_OUT (default scale-results/P<P>x<per host>), with a line per suite: exit
@@ -101,7 +102,7 @@ suite_args() {
     rma) echo "presta-rma -o 10 -c 2 -e 65536" ;;
     allred) echo "presta-allred 10 10 5" ;;
     globalop) echo "presta-globalop" ;;
-    run) echo "run --quick --timeout 1000000 ${MB_SCALE_RUN_ARGS:-} --output-dir $OUT/run" ;;
+    run) echo "run --sim --timeout 1000000 ${MB_SCALE_RUN_ARGS:-} --output-dir $OUT/run" ;;
     *) return 1 ;;
     esac
 }

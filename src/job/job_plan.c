@@ -14,7 +14,14 @@
  * -iter for quick (guide 5.2.8), b_eff's random-ring count and repetitions, b_eff_io's
  * scheduled time T and one partition of all processes instead of three (b_eff_io paper §4: b_eff_io
  * is the maximum over partitions; the largest is the machine's usual one). "{P}" stands for the
- * job's process count. */
+ * job's process count.
+ * sim: thousands of processes, or a simulation of them (SimGrid SMPI, docs/scale.md,
+ * docs/adr/job-sim-mode.md): every measurement there is a collective over all processes, and a
+ * simulator's host time grows with the messages times P, so each phase keeps what shows the
+ * machine at P and drops the rest - one sample per row (job_suite.c), Presta com on two sizes
+ * (32 B and 1 MiB), IMB's collectives on all P processes only (-npmin P; PingPong, PingPing and
+ * the Unidir pair still on 2) with 0 and 8 bytes, b_eff with one iteration per loop. Its
+ * estimates are --quick's, not measured: its phases do less than --quick's. */
 static const struct mb_job_phase phases[] = {
     {.title = "Presta com: pair bandwidth, uni- and bidirectional",
      .prog = "com",
@@ -22,16 +29,18 @@ static const struct mb_job_phase phases[] = {
      .even = 1,
      .args = {[MB_JOB_DEFAULT] = {"-o", "100", "-e", "65536"},
               [MB_JOB_QUICK] = {"-o", "20", "-e", "4096"},
-              [MB_JOB_FULL] = {"-o", "1000"}},
-     .seconds = {1, 1, 60}},
+              [MB_JOB_FULL] = {"-o", "1000"},
+              [MB_JOB_SIM] = {"-o", "10", "-e", "1048576", "-s", "32768"}},
+     .seconds = {1, 1, 60, 1}},
     {.title = "Presta laten: pair latency",
      .prog = "laten",
      .samples = 1,
      .even = 1,
      .args = {[MB_JOB_DEFAULT] = {"-o", "100"},
               [MB_JOB_QUICK] = {"-o", "20"},
-              [MB_JOB_FULL] = {"-o", "1000"}},
-     .seconds = {1, 1, 5}},
+              [MB_JOB_FULL] = {"-o", "1000"},
+              [MB_JOB_SIM] = {"-o", "10"}},
+     .seconds = {1, 1, 5, 1}},
     {.title = "IMB-MPI1: PingPong PingPing Sendrecv Bcast Allreduce Alltoall Barrier",
      .prog = "IMB-MPI1",
      .samples = 1,
@@ -40,28 +49,36 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_QUICK] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce",
                                 "Alltoall", "Barrier", "-iter", "50,2", "-time", "0.02"},
               [MB_JOB_FULL] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce", "Alltoall",
-                               "Barrier"}},
-     .seconds = {10, 3, 300}},
+                               "Barrier"},
+              [MB_JOB_SIM] = {"PingPong", "PingPing", "Sendrecv", "Bcast", "Allreduce", "Alltoall",
+                              "Barrier", "-npmin", "{P}", "-iter", "10,1", "-msglog", "3:3",
+                              "-time", "0.01"}},
+     .seconds = {10, 3, 300, 3}},
     {.title = "IMB-EXT: Unidir_Put Unidir_Get",
      .prog = "IMB-EXT",
      .pair = 1, /* one process skips both: a transfer needs an origin and a target */
      .samples = 1,
      .args = {[MB_JOB_DEFAULT] = {"Unidir_Put", "Unidir_Get", "-time", "0.1"},
               [MB_JOB_QUICK] = {"Unidir_Put", "Unidir_Get", "-iter", "50,2", "-time", "0.02"},
-              [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"}},
-     .seconds = {4, 2, 120}},
+              [MB_JOB_FULL] = {"Unidir_Put", "Unidir_Get"},
+              [MB_JOB_SIM] = {"Unidir_Put", "Unidir_Get", "-iter", "10,1", "-msglog", "3:3",
+                              "-time", "0.01"}},
+     .seconds = {4, 2, 120, 2}},
     {.title = "b_eff: effective bandwidth of the whole machine",
      .prog = "b_eff",
      .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},
               [MB_JOB_QUICK] = {"--random", "2", "--repetitions", "1", "--memory", "8"},
-              [MB_JOB_FULL] = {NULL}},
-     .seconds = {10, 3, 600}},
+              [MB_JOB_FULL] = {NULL},
+              [MB_JOB_SIM] = {"--random", "2", "--repetitions", "1", "--memory", "1",
+                              "--max-looplength", "1"}},
+     .seconds = {10, 3, 600, 3}},
     {.title = "b_eff_io: effective I/O bandwidth",
      .prog = "b_eff_io",
      .io_flag = "-p",
      .args = {[MB_JOB_DEFAULT] = {"-MB", "16", "-T", "20", "-N", "{P}"},
               [MB_JOB_QUICK] = {"-MB", "8", "-T", "2", "-N", "{P}"},
-              [MB_JOB_FULL] = {NULL}},
+              [MB_JOB_FULL] = {NULL},
+              [MB_JOB_SIM] = {"-MB", "8", "-T", "2", "-N", "{P}"}},
      .schedule_option = "-T",
      .schedule_default = MB_BIO_T_DEFAULT},
     {.title = "IMB-IO: S_Write_indv S_Read_indv",
@@ -70,8 +87,10 @@ static const struct mb_job_phase phases[] = {
      .io_flag = "--dir",
      .args = {[MB_JOB_DEFAULT] = {"S_Write_indv", "S_Read_indv", "-time", "0.1"},
               [MB_JOB_QUICK] = {"S_Write_indv", "S_Read_indv", "-iter", "50,2", "-time", "0.02"},
-              [MB_JOB_FULL] = {"S_Write_indv", "S_Read_indv"}},
-     .seconds = {3, 2, 120}},
+              [MB_JOB_FULL] = {"S_Write_indv", "S_Read_indv"},
+              [MB_JOB_SIM] = {"S_Write_indv", "S_Read_indv", "-iter", "10,1", "-msglog", "3:3",
+                              "-time", "0.01"}},
+     .seconds = {3, 2, 120, 2}},
 };
 
 size_t mb_job_phase_count(void)
@@ -86,7 +105,7 @@ const struct mb_job_phase *mb_job_phase_at(size_t i)
 
 const char *mb_job_mode_name(enum mb_job_mode m)
 {
-    static const char *const names[MB_JOB_MODES] = {"default", "quick", "full"};
+    static const char *const names[MB_JOB_MODES] = {"default", "quick", "full", "sim"};
     return names[m];
 }
 

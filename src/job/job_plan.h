@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-enum mb_job_mode { MB_JOB_DEFAULT, MB_JOB_QUICK, MB_JOB_FULL, MB_JOB_MODES };
+enum mb_job_mode { MB_JOB_DEFAULT, MB_JOB_QUICK, MB_JOB_FULL, MB_JOB_SIM, MB_JOB_MODES };
 
 enum { MB_JOB_MAX_ARGS = 16 };
 

@@ -34,7 +34,7 @@
 enum { MB_JOB_PATH = 4096 };
 
 struct mb_job_config {
-    int quick, full;
+    int quick, full, sim;
     char *io_dir;       /* --io-dir: where the I/O phases' scratch directory is made */
     double progress;    /* --progress: seconds between progress lines in a phase, 0: none */
     char *skip;         /* --skip PROG[,PROG...]: phases not to run */
@@ -87,6 +87,11 @@ static const struct mb_option rows[] = {
      .kind = MB_OPT_FLAG,
      .offset = JOB(full),
      .help = "every suite with its official rules (b_eff_io alone takes 30 minutes)"},
+    {.name = "--sim",
+     .kind = MB_OPT_FLAG,
+     .offset = JOB(sim),
+     .help = "for thousands of processes or a simulation of them: one sample per row, Presta "
+             "com on 32 B and 1 MiB, IMB's collectives on all processes only, 0 and 8 bytes"},
     {.name = "--io-dir",
      .kind = MB_OPT_STRING,
      .offset = JOB(io_dir),
@@ -242,7 +247,17 @@ static int job_validate(struct mb_config *cfg, const struct mb_provenance *prov,
     (void)prov;
     if (j->quick && j->full)
         return mb_usage(err, "--quick and --full exclude each other");
-    j->mode = j->quick ? MB_JOB_QUICK : j->full ? MB_JOB_FULL : MB_JOB_DEFAULT;
+    if (j->sim && (j->quick || j->full))
+        return mb_usage(err, "--sim and %s exclude each other", j->quick ? "--quick" : "--full");
+    j->mode = j->quick  ? MB_JOB_QUICK
+              : j->full ? MB_JOB_FULL
+              : j->sim  ? MB_JOB_SIM
+                        : MB_JOB_DEFAULT;
+    /* One sample per row unless --samples says otherwise: every sample of a Presta measurement
+     * is three barriers over the active processes, which at thousands of simulated processes
+     * cost more host time than the pairs' messages (docs/adr/job-sim-mode.md). */
+    if (j->mode == MB_JOB_SIM && cfg->common.samples <= 0)
+        cfg->common.samples = 1;
     if (cfg->common.timeout <= 0)
         cfg->common.timeout = j->mode == MB_JOB_FULL ? 600 : 120;
     /* Every check that can refuse the run comes before the output directory is made. */
