@@ -14,6 +14,10 @@
 #                                  64 processes cost 13 s of host time against 0.45 s)
 #   smpi/shared-malloc-blocksize   1 GiB: a shared payload buffer folds into few mappings
 #                                  (the default 1 MiB exceeds vm.max_map_count at 256 processes)
+#   smpi/send-is-detached-thresh:0 no detached sends: SimGrid 3.32's cost per finished
+#                                  detached send grows with the sends pending in the whole
+#                                  simulation, which made 1 024 and 4 096 processes take hours
+#                                  (docs/scale.md, "The main job with --sim")
 # MB_SCALE_CFG='--cfg=...': more simulation settings (e.g. a collective's algorithm).
 # MB_SCALE_RSS=FILE: write the simulator's peak anonymous memory in MB to FILE (sampled every
 # second from /proc; the shared payload mappings are file-backed and not counted).
@@ -47,6 +51,7 @@ smpirun -np "$np" -platform "$here/cluster.xml" -hostfile "$work/hosts" \
     --cfg=network/crosstraffic:0 \
     --cfg=smpi/coll-selector:mpich \
     --cfg=smpi/shared-malloc-blocksize:1073741824 \
+    --cfg=smpi/send-is-detached-thresh:0 \
     ${MB_SCALE_CFG:-} \
     "$@" &
 pid=$!
