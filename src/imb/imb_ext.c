@@ -213,8 +213,8 @@ size_t mb_imb_check_unidir_put(const struct mb_imb_args *a, long iter)
 
 /* Unidir_Get's origin is group rank 1 and its target rank 0: IMB 3.1's IMB_unidir_get makes
  * pair1 the process that calls MPI_Get from pair0 while pair0 only fences (IMB_ones_unidir.c
- * lines 236-245, 340-362). With MPICH 4.0 over UCX the other way round took 10-30 % less per
- * non-aggregate transfer (docs/figures.md, "Reading"). */
+ * lines 236-245, 340-362). With MPICH 4.0 over UCX the other way round took 8-22 % less time per
+ * small non-aggregate transfer (docs/figures.md, "Reading"). */
 void mb_imb_unidir_get(const struct mb_imb_args *a, long iter)
 {
     if (a->rank == 1)
