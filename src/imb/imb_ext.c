@@ -5,8 +5,10 @@
  * off-cache rotation with -off_cache (IMB_ones_unidir.c, IMB_ones_accu.c: i % cache_iter *
  * offs) - and with -win_disp sections the guide's disjoint sections (4.2.2.2), where section i
  * serves transfer i. Completion is MPI_Win_fence (4.2.2.2.1), called by the driver after every
- * transfer or after all of them. The target of a single transfer is group rank 1,
- * Accumulate's is rank 0 ("Root 0", Table 7). By default every length has its own window over
+ * transfer or after all of them. The data of a single transfer go from group rank 0 to rank 1:
+ * Put's origin is rank 0, Get's origin rank 1 reading rank 0's window, as IMB 3.1's
+ * IMB_ones_unidir.c (docs/adr/program-ext-get-origin.md); Accumulate's target is rank 0 ("Root
+ * 0", Table 7). By default every length has its own window over
  * the bytes its layout uses, as IMB 3.1 creates them (docs/adr/program-ext-window-per-length.md);
  * -win_scope block keeps the block's window for all lengths. */
 #include "core/error.h"
@@ -209,21 +211,25 @@ size_t mb_imb_check_unidir_put(const struct mb_imb_args *a, long iter)
     return a->rank == 1 ? mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 0, 0) : 0;
 }
 
+/* Unidir_Get's origin is group rank 1 and its target rank 0: IMB 3.1's IMB_unidir_get makes
+ * pair1 the process that calls MPI_Get from pair0 while pair0 only fences (IMB_ones_unidir.c
+ * lines 236-245, 340-362). With MPICH 4.0 over UCX the other way round took 8-22 % less time per
+ * small non-aggregate transfer (docs/figures.md, "Reading"). */
 void mb_imb_unidir_get(const struct mb_imb_args *a, long iter)
 {
-    if (a->rank == 0)
-        get_from(a, iter, 1);
+    if (a->rank == 1)
+        get_from(a, iter, 0);
 }
 
 void mb_imb_unidir_get_batch(const struct mb_imb_args *a, long first, long n)
 {
-    if (a->rank == 0)
-        get_batch(a, first, n, 1);
+    if (a->rank == 1)
+        get_batch(a, first, n, 0);
 }
 
 size_t mb_imb_check_unidir_get(const struct mb_imb_args *a, long iter)
 {
-    return a->rank == 0 ? mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1, 0) : 0;
+    return a->rank == 1 ? mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 0, 0) : 0;
 }
 
 void mb_imb_bidir_put(const struct mb_imb_args *a, long iter)
