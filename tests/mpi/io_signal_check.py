@@ -59,6 +59,11 @@ def processes_in(cwd):
                 continue
             with open(f"/proc/{pid}/comm") as f:
                 comm = f.read().strip()
+            # A janitor is named by its argv[0] from its exec on, but by its comm only once it
+            # has set it: in between it would pass for a rank (same program, same environment).
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if f.read().split(b"\0")[0] == b"mpibench-clean":
+                    comm = "mpibench-clean"
             with open(f"/proc/{pid}/environ", "rb") as f:
                 env = f.read().split(b"\0")
         except OSError:
