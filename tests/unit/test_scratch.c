@@ -3,7 +3,7 @@
  * did not create, removal by identity, keep mode, the registry's capacity, the cleanup on
  * SIGTERM, SIGINT, mb_die and the --timeout watchdog (in forked children, before MPI_Init),
  * hint files, the file-system description, and the MPI-IO open (after MPI_Init). */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_NOHUGEPAGE */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_NOHUGEPAGE, memfd_create */
 #include "core/info.h"
 #include "core/scratch.h"
 #include "core/watchdog.h"
@@ -423,6 +423,20 @@ static void test_janitor_shares_no_pages(void)
 
 #ifndef __linux__
     return; /* the janitor is forked elsewhere */
+#endif
+#ifdef MFD_CLOEXEC
+    {
+        /* Nor where there is no memfd or no /proc: the janitor is forked there too. */
+        const int probe = memfd_create("probe", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+        if (probe < 0 || access("/proc/self/exe", X_OK) != 0) {
+            if (probe >= 0)
+                close(probe);
+            return;
+        }
+        close(probe);
+    }
+#else
+    return;
 #endif
     pid = fork();
     if (pid == 0) {
