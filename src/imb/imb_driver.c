@@ -537,22 +537,8 @@ static void fill(const struct block_run *r, char *s, size_t sbytes, char *rb, si
         memset(rb, 0, rbytes);
 }
 
-/* One buffer of the pool at least want bytes long: a buffer that holds it stays; otherwise the
- * old one is freed before the new one is allocated, as IMB 3.1's IMB_alloc_buf does (the
- * order decides where the allocator puts the new one). Returns whether it grew. */
-static int grow(enum mb_buf_source src, char **p, size_t *cap, size_t want)
-{
-    if (want == 0)
-        want = 1;
-    if (*p && *cap >= want)
-        return 0;
-    mb_buf_free_from(src, *p, *cap);
-    *p = mb_buf_alloc_from(src, want);
-    *cap = *p ? want : 0;
-    return 1;
-}
-
-/* The pool's buffers at least sbytes and rbytes long (send side first, as IMB_alloc_buf), from
+/* The pool's buffers at least sbytes and rbytes long (send side first, as IMB_alloc_buf;
+ * mb_imb_buf_grow), from
  * the family's source (-alloc), the new ones filled; the block's arguments then point at them.
  * A refused MPI_Alloc_mem is a NULL like a refused mmap, and takes the same all-or-nobody
  * path: collective over the block's active processes, so called by each of them alike. */
@@ -561,9 +547,10 @@ static int reserve(struct block_run *r, struct mb_imb_pool *pool, size_t sbytes,
     const enum mb_buf_source src = mb_imb_buf_source(mb_imb_cfg(r->cfg));
     int ok;
 
-    if (grow(src, &pool->s, &pool->scap, sbytes))
+    /* The pool keeps a buffer for 0 bytes too (1 byte): its arguments are never NULL. */
+    if (mb_imb_buf_grow(src, &pool->s, &pool->scap, sbytes ? sbytes : 1))
         fill(r, pool->s, pool->scap, NULL, 0);
-    if (grow(src, &pool->r, &pool->rcap, rbytes))
+    if (mb_imb_buf_grow(src, &pool->r, &pool->rcap, rbytes ? rbytes : 1))
         fill(r, NULL, 0, pool->r, pool->rcap);
     ok = pool->s && pool->r;
     /* All or nobody: a process that could not allocate must not leave the others waiting. */

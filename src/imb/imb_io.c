@@ -149,7 +149,7 @@ static inline void io_ok(const struct mb_imb_args *a, int rc, const char *what)
  * transfer reads.
  *
  * The pieces go through a buffer only for a read benchmark, as in IMB 3.1: under -buf_scope
- * grow the run's send buffer, grown to the first piece and freed after the last
+ * run the run's send buffer, grown to the first piece and freed after the last
  * (IMB_alloc_buf, IMB_del_s_buf) - freeing a 1 MiB mapping raises glibc's mmap threshold, which
  * decides where the next buffers go; under -buf_scope block a buffer of its own. */
 static unsigned char *content_buffer(const struct mb_imb_args *a, size_t n)

@@ -17,22 +17,21 @@ size_t mb_imb_io_buffer_len(long long x)
     return (n + unit - 1) / unit * unit;
 }
 
-static int grow_one(enum mb_buf_source src, char **p, size_t *have, size_t want)
+int mb_imb_buf_grow(enum mb_buf_source src, char **p, size_t *have, size_t want)
 {
     if (*have >= want)
-        return 1;
-    if (*have > 0)
-        mb_buf_free_from(src, *p, *have);
+        return 0;
+    mb_buf_free_from(src, *p, *have); /* nothing where there is none */
     *p = mb_buf_alloc_from(src, want);
     *have = *p ? want : 0;
-    return *p != NULL;
+    return 1;
 }
 
 int mb_imb_io_buffers_grow(struct mb_imb_io_buffers *b, size_t s, size_t r)
 {
-    const int s_ok = grow_one(b->src, &b->s, &b->s_alloc, s);
-    const int r_ok = grow_one(b->src, &b->r, &b->r_alloc, r);
-    return s_ok && r_ok;
+    (void)mb_imb_buf_grow(b->src, &b->s, &b->s_alloc, s);
+    (void)mb_imb_buf_grow(b->src, &b->r, &b->r_alloc, r);
+    return b->s_alloc >= s && b->r_alloc >= r;
 }
 
 void mb_imb_io_buffers_drop_send(struct mb_imb_io_buffers *b)

@@ -28,6 +28,13 @@ void mb_imb_io_buffers_init(struct mb_imb_io_buffers *b, enum mb_buf_source src)
  * (IMB_init_buffers_iter's max(size, asize), rounded up by IMB_set_buf). */
 size_t mb_imb_io_buffer_len(long long x);
 
+/* One buffer kept from length to length, at least want bytes long, as IMB 3.1's IMB_alloc_buf
+ * grows it: a buffer that holds want stays (an absent one stays absent for 0 bytes); otherwise
+ * the old one is freed before the new one is allocated - the order decides where the allocator
+ * puts it. Returns 1 when it allocated (*have is then want, or 0 where the allocation was
+ * refused), 0 when the buffer stayed. Also the IMB-MPI1/IMB-EXT pool's (imb_driver.c). */
+int mb_imb_buf_grow(enum mb_buf_source src, char **p, size_t *have, size_t want);
+
 /* Grows the send buffer to s bytes and then the receive buffer to r bytes where they are
  * smaller, in IMB_alloc_buf's order (free the old one, allocate the new one). Returns 0 if an
  * allocation was refused; that buffer is then absent (size 0), and a later call tries again. */
