@@ -6,6 +6,7 @@
  * mpiexec with exactly 2 processes. */
 #include "core/buffers.h"
 #include "core/window.h"
+#include "ext_test_args.h"
 #include "imb/imb_bench.h"
 
 #include <mpi.h>
@@ -52,18 +53,7 @@ int main(int argc, char **argv)
     /* Each process's send buffer holds its own check pattern (core/buffers.h). */
     mb_fill_bytes(sbuf, N, rank, 0);
     mb_fill_bytes(rank0_bytes, N, 0, 0);
-    memset(&a, 0, sizeof a);
-    a.comm = MPI_COMM_WORLD;
-    a.parent = MPI_COMM_WORLD;
-    a.rank = rank;
-    a.size = size;
-    a.bytes = N;
-    a.count = (int)N;
-    a.sbuf = sbuf;
-    a.rbuf = rbuf;
-    a.sregion = a.rregion = N;
-    a.slots = (struct mb_slots){N, N, 1};
-    a.info = MPI_INFO_NULL;
+    a = ext_test_args(rank, size, sbuf, rbuf, N);
     /* Get's window covers the send buffers (IMB 3.1 IMB_init_transfer.c). */
     a.win = mb_win_create(sbuf, N, 1, MPI_INFO_NULL, MPI_COMM_WORLD);
     MPI_Win_fence(0, a.win);

@@ -4,6 +4,7 @@
  * process's window holds its own first send byte, not a neighbour's. Run under mpiexec with 2
  * or more processes (with one, self and neighbour are the same process and nothing is shown). */
 #include "core/buffers.h"
+#include "ext_test_args.h"
 #include "imb/imb_bench.h"
 
 #include <mpi.h>
@@ -25,21 +26,9 @@ int main(int argc, char **argv)
     /* A distinct first byte per process, and a poisoned window. */
     memset(sbuf, 0x10 + rank, N);
     memset(rbuf, 0x7F, N);
-    memset(&a, 0, sizeof a);
-    a.comm = MPI_COMM_WORLD;
-    a.parent = MPI_COMM_WORLD;
-    a.rank = rank;
-    a.size = size;
+    a = ext_test_args(rank, size, sbuf, rbuf, N);
     a.left = (rank + size - 1) % size;
     a.right = (rank + 1) % size;
-    a.bytes = N;
-    a.count = (int)N;
-    a.sbuf = sbuf;
-    a.rbuf = rbuf;
-    a.sregion = a.rregion = N;
-    a.slots = (struct mb_slots){N, N, 1};
-    a.win = MPI_WIN_NULL;
-    a.info = MPI_INFO_NULL;
 
     mb_imb_window(&a, 0);
     if (rbuf[0] != (char)(0x10 + rank)) {
