@@ -32,7 +32,15 @@ the geometric mean of its rows per round, and the table prints the median over r
 classes: 0 B, small (<= 1 KiB), medium (<= 64 KiB), large (> 64 KiB); "-" for figures without
 a length. The A/A band of a cell is the range (min-max over rounds) of the original's O1/O2
 ratio (computed like the cell); a cell is "ok" when its median lies within that band or within
-0.90-1.10, whichever is wider, and "OUT" otherwise. mpibench's own A/A range is printed too.
+0.90-1.10, whichever is wider. A cell outside that is "noise" when its median lies within the
+symmetric band of both programs' A/A ratios: from 1/w to w, w the largest of every A/A ratio
+of either program taken either way round (which of a pair ran first is the rotation's choice,
+so an A/A ratio of 2 says 0.5 is as likely); the machine alone moved one program's figure that
+far. "digits": outside both, but in every round every run of either program printed every
+row of the cell within one unit of the last printed place of the other's (IMB's times have
+two decimals: 0.04 against 0.05 us is a ratio of 0.8 that the printed figures cannot resolve).
+"OUT" otherwise. mpibench's own A/A range is printed too. --from-raw prints the table of
+an earlier run again from its --raw file (e.g. after a change of these rules).
 
 IMB rows are matched by position in the length list both programs get (-msglen), not by the
 printed length: IMB 3.1 rounds lengths up to whole floats where mpibench may not (then both
@@ -427,10 +435,15 @@ def presta_suites(ctx, opts):
         ctx["skipped"].append("Presta globalop: not in --quick (a fixed amount of work: 1-35 s "
                               "per run on a 2-core machine, by its load; --quick --suites "
                               "presta,globalop runs it)")
+    # globalop prints two decimals of seconds; its five-decimal build (bench/originals/
+    # build.sh), when present, runs in its place and mpibench's figures are then not rounded.
+    digits = os.path.exists(os.path.join(d, "globalop-digits"))
     out = []
     for prog, args in progs.items():
-        def orig(work, prog=prog, args=args):
-            text, _ = run(mpirun(ctx, 2) + [os.path.join(d, prog)] + args, work, 900)
+        exe = "globalop-digits" if prog == "globalop" and digits else prog
+
+        def orig(work, prog=prog, args=args, exe=exe):
+            text, _ = run(mpirun(ctx, 2) + [os.path.join(d, exe)] + args, work, 900)
             return presta_text(prog, text)
 
         def mine(work, prog=prog, args=args):
@@ -439,8 +452,10 @@ def presta_suites(ctx, opts):
                 os.unlink(js)
             run(mpirun(ctx, 2) + [os.path.join(ctx["build"], prog)] + args + ["--json", js],
                 work, 900)
-            return presta_json(prog, read_jsonl(js))
-        out.append(Suite(f"Presta {prog}", 2, " ".join(args), orig, mine))
+            return presta_json(prog, read_jsonl(js), digits)
+        note = " ".join(args + (["original printing five decimals (globalop-digits)"]
+                                if exe != prog else []))
+        out.append(Suite(f"Presta {prog}", 2, note, orig, mine))
     return out
 
 
@@ -474,7 +489,7 @@ def presta_text(prog, text):
     return rows
 
 
-def presta_json(prog, recs):
+def presta_json(prog, recs, digits=False):
     rows = {}
     vals = {}
     for r in recs:
@@ -488,10 +503,11 @@ def presta_json(prog, recs):
             rows[("Op mean", 2, 0, "us")] = (r["op_mean_usec"], "t", None)
         elif r["type"] == "presta_globalop":
             # globalop.c prints seconds per loop of 4096 operations with %7.2f (the work loop
-            # %7.4f): MPICH's barrier loop, 2-6 ms, prints as 0.00 or 0.01. mpibench's value is
-            # rounded alike, so that 0.002 s meets the original's 0.00 (no ratio) rather than
-            # its 0.01 (a ratio of 5).
-            places = 4 if r["section"] == "work" else 2
+            # %7.4f): MPICH's barrier loop, 2-6 ms, prints as 0.00 or 0.01. Against that
+            # build mpibench's value is rounded alike, so that 0.002 s meets the original's
+            # 0.00 (no ratio) rather than its 0.01 (a ratio of 5); against globalop-digits
+            # (five decimals) it is not.
+            places = 5 if digits else 4 if r["section"] == "work" else 2
             vals.setdefault(r["section"], []).append(round(r["avg_sec"], places))
     for sec, v in vals.items():
         rows[(sec, 2, 0, "avg")] = (statistics.median(v), "t", None)
@@ -512,17 +528,76 @@ def gmean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
+def cell_of(key, n):
+    label = key[0] if key[3] in ("t", "t_max", "t_avg", "MB/s", "op time", "us", "avg") \
+        else f"{key[0]} ({key[3]})"
+    return (label, key[1], size_class(n))
+
+
 def cells_of(rows_a, rows_b):
     """{(benchmark figure, Q, class): [ratio per row]} for the rows both runs have; the ratio
     says how much better rows_b's figure is than rows_a's."""
     out = {}
     for key, (va, kind, n) in rows_a.items():
         if key in rows_b:
-            r = better_ratio(va, rows_b[key][0], kind)
-            label = key[0] if key[3] in ("t", "t_max", "t_avg", "MB/s", "op time", "us", "avg") \
-                else f"{key[0]} ({key[3]})"
-            out.setdefault((label, key[1], size_class(n)), []).append(r)
+            out.setdefault(cell_of(key, n), []).append(better_ratio(va, rows_b[key][0], kind))
     return out
+
+
+def printed_alike(a, b):
+    """Whether two figures lie within one unit of the last printed place of each other, the
+    original's figure a printed with 2 decimals (IMB's %.2f, Presta globalop's %7.2f): 0.04
+    against 0.05 us, a ratio of 0.8, says no more than that both lie near 0.045."""
+    return a is not None and b is not None and abs(a * 100 - round(a * 100)) < 1e-6 and \
+        abs(a - b) <= 0.01 + 1e-9
+
+
+def alike_cells(rows_a, rows_b):
+    """The cells every row of which printed_alike: (mean of the original's two runs, mean of
+    mpibench's)."""
+    alike = {}
+    for key, (va, _kind, n) in rows_a.items():
+        if key in rows_b:
+            c = cell_of(key, n)
+            alike[c] = alike.get(c, True) and printed_alike(va, rows_b[key][0])
+    return {c for c, v in alike.items() if v}
+
+
+def round_cells(res):
+    """One round's cells from its four runs (res = {"O": [O1, O2], "M": [M1, M2]}, each
+    {row key: (figure, kind, length)}): the A/B ratios, both A/A ratios and the runs themselves
+    (for --raw); and the benchmarks only one program printed."""
+    o1, o2 = res["O"]
+    m1, m2 = res["M"]
+    both_o = {k: (gmean([o1[k][0], o2[k][0]]),) + tuple(o1[k][1:]) for k in o1 if k in o2}
+    both_m = {k: (gmean([m1[k][0], m2[k][0]]),) + tuple(m1[k][1:]) for k in m1 if k in m2}
+    missing = {k[0] for k in set(both_o) ^ set(both_m)}
+    # A cell is alike in a round when every run of the original and of mpibench printed it
+    # within one unit of the last place of each other.
+    alike = set.intersection(*[alike_cells(o, m) for o in (o1, o2) for m in (m1, m2)])
+    return ({"ab": {c: gmean(v) for c, v in cells_of(both_o, both_m).items()},
+             "alike": alike,
+             "aa_o": {c: gmean(v) for c, v in cells_of(o2, o1).items()},
+             "aa_m": {c: gmean(v) for c, v in cells_of(m2, m1).items()},
+             "raw": {"O": [list(map(list, x.items())) for x in res["O"]],
+                     "M": [list(map(list, x.items())) for x in res["M"]]}}, missing)
+
+
+def from_raw(path):
+    """The results of an earlier run from its --raw file: [(suite, per_round, missing)]."""
+    with open(path) as f:
+        saved = json.load(f)
+    results = []
+    for s in saved:
+        per_round, missing = [], set()
+        for rnd in s["rounds"]:
+            res = {who: [{tuple(k): tuple(v) for k, v in run} for run in rnd[who]]
+                   for who in ("O", "M")}
+            cells, miss = round_cells(res)
+            per_round.append(cells)
+            missing |= miss
+        results.append((Suite(s["suite"], s["np"], "", None, None), per_round, sorted(missing)))
+    return results
 
 
 def run_suite(suite, rounds, work, log):
@@ -543,16 +618,9 @@ def run_suite(suite, rounds, work, log):
                     f"{time.monotonic() - t0:.1f} s, load {os.getloadavg()[0]:.1f}")
             finally:
                 shutil.rmtree(d, ignore_errors=True)
-        o1, o2 = res["O"]
-        m1, m2 = res["M"]
-        both_o = {k2: (gmean([o1[k2][0], o2[k2][0]]),) + o1[k2][1:] for k2 in o1 if k2 in o2}
-        both_m = {k2: (gmean([m1[k2][0], m2[k2][0]]),) + m1[k2][1:] for k2 in m1 if k2 in m2}
-        missing |= {k2[0] for k2 in set(both_o) ^ set(both_m)}
-        per_round.append({"ab": {c: gmean(v) for c, v in cells_of(both_o, both_m).items()},
-                          "aa_o": {c: gmean(v) for c, v in cells_of(o2, o1).items()},
-                          "aa_m": {c: gmean(v) for c, v in cells_of(m2, m1).items()},
-                          "raw": {"O": [list(map(list, x.items())) for x in res["O"]],
-                                  "M": [list(map(list, x.items())) for x in res["M"]]}})
+        cells, miss = round_cells(res)
+        missing |= miss
+        per_round.append(cells)
     return per_round, sorted(missing)
 
 
@@ -567,10 +635,20 @@ def fmt_range(vals):
 CLASS_ORDER = {"-": 0, "0 B": 1, "small": 2, "medium": 3, "large": 4}
 
 
+def verdict_of(med, aa_o, aa_m):
+    """"ok": the median lies within the original's A/A range or 0.90-1.10, whichever is wider;
+    "noise": it lies outside that but within the symmetric band of both programs' A/A ratios
+    (the widest of them, either way round); "OUT": neither."""
+    if min(aa_o + [0.9]) <= med <= max(aa_o + [1.1]):
+        return "ok"
+    wide = max([max(r, 1 / r) for r in aa_o + aa_m] + [1.1])
+    return "noise" if 1 / wide <= med <= wide else "OUT"
+
+
 def table(results):
     lines = ["| suite | np | benchmark | size class | ratio (median) | rounds | A/A original | "
              "A/A mpibench | within |", "|---|---|---|---|---|---|---|---|---|"]
-    outside = []
+    outside, noise = [], []
     for suite, per_round, _missing in results:
         # The original's order of benchmarks (rows are kept in the order it printed them).
         cells = list(dict.fromkeys(c for r in per_round for c in r["ab"]))
@@ -583,16 +661,19 @@ def table(results):
             if not ab:
                 continue
             med = statistics.median(ab)
-            lo, hi = min(aa_o + [0.9]), max(aa_o + [1.1])
-            ok = lo <= med <= hi
-            verdict = "ok" if ok else "OUT"
+            verdict = verdict_of(med, aa_o, aa_m)
+            if verdict != "ok" and all(c in r["alike"] for r in per_round):
+                verdict = "digits"
+            ok = verdict != "OUT"
             label = c[0] if c[1] == suite.np else f"{c[0]} ({c[1]} active)"
             row = (f"| {suite.name} | {suite.np} | {label} | {c[2]} | {med:.2f} | {fmt_range(ab)} | "
                    f"{fmt_range(aa_o)} | {fmt_range(aa_m)} | {verdict} |")
             lines.append(row)
             if not ok:
                 outside.append(row)
-    return lines, outside
+            elif verdict != "ok":
+                noise.append(row)
+    return lines, outside, noise
 
 
 def machine():
@@ -638,7 +719,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n", 2)[2])
-    ap.add_argument("--build", required=True, help="mpibench build directory")
+    ap.add_argument("--build", help="mpibench build directory (required unless --from-raw)")
+    ap.add_argument("--from-raw", metavar="RAW",
+                    help="run nothing: print the table of an earlier run from its --raw file")
     ap.add_argument("--originals", help="bench/originals/build.sh's OUTDIR (default "
                     "/work/peers/build/sbs, /work/peers/build or ~/mpibench-originals, the first "
                     "present)")
@@ -666,6 +749,14 @@ def main():
     ap.add_argument("--out", help="also write the Markdown table to this file")
     ap.add_argument("--raw", help="write every run's parsed figures as JSON to this file")
     opts = ap.parse_args()
+    if opts.from_raw:
+        lines, outside, noise = table(from_raw(opts.from_raw))
+        print("\n".join(lines))
+        print(f"{len(outside)} of {len(lines) - 2} cells outside every band; {len(noise)} more "
+              "only within both programs' A/A noise or the printed digits")
+        return 0
+    if not opts.build:
+        ap.error("--build is required (or --from-raw)")
     opts.suites_given = opts.suites is not None
     opts.suites = opts.suites or "imb-mpi1,imb-ext,imb-io,b_eff,b_eff_io,presta"
     opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
@@ -718,7 +809,7 @@ def main():
                 log(f"  FAILED {s.name}: {e}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    lines, outside = table(results)
+    lines, outside, noise = table(results)
     head = [f"`python3 bench/side_by_side.py {' '.join(sys.argv[1:])}`"
             f" - {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
             f"{(time.time() - started) / 60:.1f} min, {version}, {mpiver}; {machine()}; "
@@ -730,7 +821,8 @@ def main():
     notes += [f"- FAILED: {x.splitlines()[0]}" for x in failures]
     text = "\n".join(head + lines + notes) + "\n"
     print(text)
-    print(f"{len(outside)} of {len(lines) - 2} cells outside the A/A band (or +-10 %)")
+    print(f"{len(outside)} of {len(lines) - 2} cells outside every band; {len(noise)} more only "
+          "within both programs' A/A noise or the printed digits")
     if opts.out:
         with open(opts.out, "w") as f:
             f.write(text)

@@ -365,6 +365,10 @@ def check_run(run):
     check(run.new_files() == ["r.jsonl"], f"files left: {run.new_files()}")
     recs = run.records("r.jsonl")
     check(recs[-1]["exit_status"] == opts.status, "summary exit status")
+    # The header says that the start-up has already exchanged messages between the ranks (the
+    # original's first loop pays for a lazily built connection; docs/adr/startup-messages.md).
+    check("# Before the first loop : the start-up's collectives (messages the original did not "
+          "send)\n" in run.stdout, "the header's start-up line")
     text = body_lines(run.stdout)
     if prog in ("com", "laten", "rma"):
         o = parse_letters(args)
