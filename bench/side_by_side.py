@@ -649,6 +649,7 @@ def table(results):
     lines = ["| suite | np | benchmark | size class | ratio (median) | rounds | A/A original | "
              "A/A mpibench | within |", "|---|---|---|---|---|---|---|---|---|"]
     outside, noise = [], []
+    counts = {}
     for suite, per_round, _missing in results:
         # The original's order of benchmarks (rows are kept in the order it printed them).
         cells = list(dict.fromkeys(c for r in per_round for c in r["ab"]))
@@ -669,11 +670,26 @@ def table(results):
             row = (f"| {suite.name} | {suite.np} | {label} | {c[2]} | {med:.2f} | {fmt_range(ab)} | "
                    f"{fmt_range(aa_o)} | {fmt_range(aa_m)} | {verdict} |")
             lines.append(row)
+            tally = counts.setdefault((suite.name, suite.np), {})
+            tally[verdict] = tally.get(verdict, 0) + 1
             if not ok:
                 outside.append(row)
             elif verdict != "ok":
                 noise.append(row)
-    return lines, outside, noise
+    return lines, outside, noise, counts
+
+
+def summary(counts, outside, noise):
+    """The cells per suite and verdict, and the closing line."""
+    out = ["", "| suite | np | cells | ok | noise | digits | OUT |", "|---|---|---|---|---|---|---|"]
+    for (name, np), t in counts.items():
+        out.append(f"| {name} | {np} | {sum(t.values())} | "
+                   + " | ".join(str(t.get(v, 0)) for v in ("ok", "noise", "digits", "OUT")) + " |")
+    out.append("")
+    out.append(f"{len(outside)} of {sum(sum(t.values()) for t in counts.values())} cells outside "
+               f"every band; {len(noise)} more only within both programs' A/A noise or the "
+               "printed digits")
+    return out
 
 
 def machine():
@@ -750,10 +766,8 @@ def main():
     ap.add_argument("--raw", help="write every run's parsed figures as JSON to this file")
     opts = ap.parse_args()
     if opts.from_raw:
-        lines, outside, noise = table(from_raw(opts.from_raw))
-        print("\n".join(lines))
-        print(f"{len(outside)} of {len(lines) - 2} cells outside every band; {len(noise)} more "
-              "only within both programs' A/A noise or the printed digits")
+        lines, outside, noise, counts = table(from_raw(opts.from_raw))
+        print("\n".join(lines + summary(counts, outside, noise)))
         return 0
     if not opts.build:
         ap.error("--build is required (or --from-raw)")
@@ -809,7 +823,7 @@ def main():
                 log(f"  FAILED {s.name}: {e}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    lines, outside, noise = table(results)
+    lines, outside, noise, counts = table(results)
     head = [f"`python3 bench/side_by_side.py {' '.join(sys.argv[1:])}`"
             f" - {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
             f"{(time.time() - started) / 60:.1f} min, {version}, {mpiver}; {machine()}; "
@@ -819,10 +833,8 @@ def main():
               for s, _, m in results if m]
     notes += [f"- skipped: {x}" for x in skipped]
     notes += [f"- FAILED: {x.splitlines()[0]}" for x in failures]
-    text = "\n".join(head + lines + notes) + "\n"
+    text = "\n".join(head + lines + notes + summary(counts, outside, noise)) + "\n"
     print(text)
-    print(f"{len(outside)} of {len(lines) - 2} cells outside every band; {len(noise)} more only "
-          "within both programs' A/A noise or the printed digits")
     if opts.out:
         with open(opts.out, "w") as f:
             f.write(text)
