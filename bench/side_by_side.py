@@ -553,8 +553,8 @@ def printed_alike(a, b):
 
 
 def alike_cells(rows_a, rows_b):
-    """The cells every row of which printed_alike: (mean of the original's two runs, mean of
-    mpibench's)."""
+    """The cells every row of which is printed_alike in one run of the original (rows_a) and
+    one of mpibench (rows_b)."""
     alike = {}
     for key, (va, _kind, n) in rows_a.items():
         if key in rows_b:
