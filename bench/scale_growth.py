@@ -28,8 +28,8 @@ what SMPI costs for P processes before mpibench does anything.
   nice -n 19 python3 bench/scale_growth.py --procs 4096 --suites imb-mpi1 --out scale-growth
   python3 bench/scale_growth.py --procs 256 --suites beff,globalop --out scale-growth
 
-(beff and globalop are not in the default --suites: 2 and more than 50 minutes of host time on
-256 processes.)
+(beff and globalop are not in the default --suites: 1 and 19 minutes of host CPU on 256
+processes, 12 minutes for beff on 1 024, hours beyond; docs/scale.md.)
 
 Each run's files stay in OUT/<suite>-P<P>/; one line per run is appended to OUT/growth.tsv.
 Bcast, Allreduce and Reduce run MPICH's short-message algorithms without SMPI's SMP
