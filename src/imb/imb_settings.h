@@ -52,9 +52,12 @@
 #define MB_IMB_TIME_MIN_REPS 10
 /* Robustness on a loaded node (docs/adr/program-time-repetitions.md): the first sample is the
  * shortest of up to FIRST_TRIES, and the preparatory run's time per sample that of the fastest
- * of BATCHES batches, so that preempted samples or batches do not set a row's count. */
+ * of BATCHES batches, so that preempted samples or batches do not set a row's count. 20, not
+ * 5: where the first sample was slow the preparatory run is short (10-30 samples), and 5
+ * batches of a few samples were all preempted beside 3 busy loops on 2 cores (2 repetitions
+ * for a 10 us Exchange); 20 batches are single samples there, of 50 samples in a full run. */
 #define MB_IMB_TIME_FIRST_TRIES 3
-#define MB_IMB_TIME_BATCHES     5
+#define MB_IMB_TIME_BATCHES     20
 
 /* Default -mem cap: this fraction of the node's memory per process (guide 5.1.2.7 leaves the
  * default to IMB_mem_info.h; see docs/adr/imb-memory.md). */
