@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     /* The program's allocator, as the driver's buffers. */
     char *sbuf = mb_buf_alloc(N), *rbuf = mb_buf_alloc(N);
     char rank0_bytes[N];
-    int rank, size, failures = 0, all;
+    int rank, size, failures = 0;
     struct mb_imb_args a;
 
     MPI_Init(&argc, &argv);
@@ -75,9 +75,5 @@ int main(int argc, char **argv)
     mb_win_free(&a.win);
     mb_buf_free(sbuf, N);
     mb_buf_free(rbuf, N);
-    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_ext_get_origin: %d processes, ok: %d failure(s)\n", size, all);
-    MPI_Finalize();
-    return all != 0;
+    return ext_test_finish("test_ext_get_origin", rank, size, failures);
 }

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
      * a window on the stack: "memcpy argument memory ranges overlap"). */
     enum { N = 8 };
     char *sbuf = mb_buf_alloc(N), *rbuf = mb_buf_alloc(N);
-    int rank, size, failures = 0, all;
+    int rank, size, failures = 0;
     struct mb_imb_args a;
 
     MPI_Init(&argc, &argv);
@@ -52,9 +52,5 @@ int main(int argc, char **argv)
     }
     mb_buf_free(sbuf, N);
     mb_buf_free(rbuf, N);
-    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("test_ext_window: %d processes, ok: %d failure(s)\n", size, all);
-    MPI_Finalize();
-    return all != 0;
+    return ext_test_finish("test_ext_window", rank, size, failures);
 }
