@@ -36,8 +36,8 @@ ratio (computed like the cell); a cell is "ok" when its median lies within that 
 symmetric band of both programs' A/A ratios: from 1/w to w, w the largest of every A/A ratio
 of either program taken either way round (which of a pair ran first is the rotation's choice,
 so an A/A ratio of 2 says 0.5 is as likely); the machine alone moved one program's figure that
-far. "digits": outside both, but in every round every run of either program printed every
-row of the cell within one unit of the last printed place of the other's (IMB's times have
+far. "digits", before "noise": outside the first band, and in every round every run of either
+program printed every row of the cell within one unit of the last printed place of the other's (IMB's times have
 two decimals: 0.04 against 0.05 us is a ratio of 0.8 that the printed figures cannot resolve).
 "OUT" otherwise. mpibench's own A/A range is printed too. --from-raw prints the table of
 an earlier run again from its --raw file (e.g. after a change of these rules).
@@ -635,12 +635,16 @@ def fmt_range(vals):
 CLASS_ORDER = {"-": 0, "0 B": 1, "small": 2, "medium": 3, "large": 4}
 
 
-def verdict_of(med, aa_o, aa_m):
+def verdict_of(med, aa_o, aa_m, alike=False):
     """"ok": the median lies within the original's A/A range or 0.90-1.10, whichever is wider;
     "noise": it lies outside that but within the symmetric band of both programs' A/A ratios
-    (the widest of them, either way round); "OUT": neither."""
+    (the widest of them, either way round); "OUT": neither. A cell not "ok" whose figures were
+    printed alike in every round (alike) is "digits", before "noise" or "OUT": its ratio
+    says nothing."""
     if min(aa_o + [0.9]) <= med <= max(aa_o + [1.1]):
         return "ok"
+    if alike:
+        return "digits"
     wide = max([max(r, 1 / r) for r in aa_o + aa_m] + [1.1])
     return "noise" if 1 / wide <= med <= wide else "OUT"
 
@@ -662,9 +666,7 @@ def table(results):
             if not ab:
                 continue
             med = statistics.median(ab)
-            verdict = verdict_of(med, aa_o, aa_m)
-            if verdict != "ok" and all(c in r["alike"] for r in per_round):
-                verdict = "digits"
+            verdict = verdict_of(med, aa_o, aa_m, all(c in r["alike"] for r in per_round))
             ok = verdict != "OUT"
             label = c[0] if c[1] == suite.np else f"{c[0]} ({c[1]} active)"
             row = (f"| {suite.name} | {suite.np} | {label} | {c[2]} | {med:.2f} | {fmt_range(ab)} | "

@@ -34,6 +34,9 @@ check(sbs.verdict_of(1.11, [0.93, 0.99], [0.96, 1.02]) == "OUT", "1.11 with narr
 check(sbs.printed_alike(0.04, 0.05), "0.04 and 0.05 are one printed unit apart")
 check(not sbs.printed_alike(0.03, 0.05), "0.03 and 0.05 are two units apart")
 check(not sbs.printed_alike(0.0412, 0.05), "a figure with more digits is not a printed one")
+check(sbs.verdict_of(0.80, [1.0], [1.0], True) == "digits", "0.80 printed alike is digits")
+check(sbs.verdict_of(0.60, [1.0, 1.8], [1.0], True) == "digits", "digits comes before noise")
+check(sbs.verdict_of(1.05, [1.0], [1.0], True) == "ok", "ok comes before digits")
 
 
 def run(o1, o2, m1, m2):
