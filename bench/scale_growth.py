@@ -37,6 +37,11 @@ detection (FLAT_COLLS below; --smp-colls keeps the selector's): at 256 processes
 detection was 6 of IMB-MPI1's 7 CPU seconds, and it grows as P^2 per communicator.
 A run that does not end within --timeout host seconds is stopped and recorded as status
 "timeout". Exits 0 when every run ended with status 0.
+
+--stop-after-rows K stops each run when its K-th row after the setup is on stdout, and records
+status "stopped@K": for the runs of hours (b_eff on 4 096, globalop on 1 024 and 4 096) the
+setup, the peak memory and the CPU seconds per row, without the whole run. The peak is the
+peak up to that row; docs/scale.md compares it, at the P where both ran, with the whole run's.
 """
 import argparse
 import json
@@ -96,7 +101,29 @@ def suite_args(suite, p, d):
     }[suite]
 
 
-def run_one(binary, suite, p, out, timeout):
+def simulator_usage(binary):
+    """(CPU seconds, peak resident kB) of the running simulator of binary (SimGrid's smpimain,
+    binary its first argument), from /proc: what /usr/bin/time would report at its end, read
+    before a stopped run ends it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu, peak = 0.0, 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            if len(argv) < 2 or os.fsdecode(argv[1]) != binary:
+                continue
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            with open(f"/proc/{pid}/status") as f:
+                peak = max([peak] + [int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")])
+        except (OSError, IndexError, ValueError):
+            pass
+    return cpu, peak
+
+
+def run_one(binary, suite, p, out, timeout, stop_after=0):
     d = os.path.join(out, f"{suite}-P{p}")
     os.makedirs(d, exist_ok=True)
     args = suite_args(suite, p, d)
@@ -108,6 +135,8 @@ def run_one(binary, suite, p, out, timeout):
            binary] + args
     start = time.monotonic()
     first_row = [None]
+    rows_seen = [0]
+    at_stop = [None]
     txt = open(os.path.join(d, "out.txt"), "w")
     err = open(os.path.join(d, "out.err"), "w")
     proc = subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=err, text=True,
@@ -117,8 +146,16 @@ def run_one(binary, suite, p, out, timeout):
         for line in proc.stdout:
             txt.write(line)
             txt.flush()  # a long run's progress can be read while it runs
-            if first_row[0] is None and SETUP_END.get(suite, ROW).match(line):
-                first_row[0] = time.monotonic() - start
+            if first_row[0] is None:
+                if SETUP_END.get(suite, ROW).match(line):
+                    first_row[0] = time.monotonic() - start
+                    rows_seen[0] = suite not in SETUP_END  # that line was a row
+            elif ROW.match(line):
+                rows_seen[0] += 1
+            if stop_after and rows_seen[0] == stop_after:
+                rows_seen[0] += 1  # once
+                at_stop[0] = (time.monotonic() - start,) + simulator_usage(binary)
+                os.killpg(proc.pid, 15)
 
     reader = threading.Thread(target=read)
     reader.start()
@@ -130,6 +167,8 @@ def run_one(binary, suite, p, out, timeout):
         proc.wait()
         status = "timeout"
     reader.join()
+    if stop_after and rows_seen[0] > stop_after:
+        status = f"stopped@{stop_after}"
     txt.close()
     err.close()
     wall = cpu = rss_kb = None
@@ -140,6 +179,8 @@ def run_one(binary, suite, p, out, timeout):
         wall, cpu, rss_kb = float(nums[0]), float(nums[1]) + float(nums[2]), int(nums[3])
     except (OSError, IndexError, ValueError):
         wall = time.monotonic() - start
+    if at_stop[0] is not None:
+        wall, cpu, rss_kb = at_stop[0]
     rows = 0
     if os.path.exists(json_path):
         with open(json_path) as f:
@@ -172,6 +213,8 @@ def main():
     ap.add_argument("--smp-colls", action="store_true",
                     help="keep SMPI's MPICH selector for Bcast/Allreduce/Reduce (its SMP "
                          "detection costs O(P^2) host time per communicator)")
+    ap.add_argument("--stop-after-rows", type=int, default=0, metavar="K",
+                    help="stop each run at its K-th row after the setup (status stopped@K)")
     a = ap.parse_args()
     if not a.smp_colls:
         os.environ["MB_SCALE_CFG"] = (os.environ.get("MB_SCALE_CFG", "") + " " + FLAT_COLLS).strip()
@@ -188,12 +231,12 @@ def main():
     ok = True
     for p in [int(x) for x in a.procs.split(",")]:
         for suite in a.suites.split(","):
-            r = run_one(binary, suite, p, out, a.timeout)
+            r = run_one(binary, suite, p, out, a.timeout, a.stop_after_rows)
             line = "\t".join(str(r[c]) for c in cols)
             print(line, flush=True)
             with open(tsv, "a") as f:
                 f.write(line + "\n")
-            ok = ok and r["status"] == 0
+            ok = ok and r["status"] in (0, f"stopped@{a.stop_after_rows}")
     return 0 if ok else 1
 
 
