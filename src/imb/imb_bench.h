@@ -53,7 +53,11 @@ struct mb_imb_args {
     long long win_bytes;  /* MPI_WIN_SIZE of win as the library reports it; -1 without one */
     MPI_Info info;        /* info for windows (--info), or MPI_INFO_NULL */
     MPI_File fh;          /* the block's file (setup hook), or MPI_FILE_NULL */
-    void *state;          /* what the setup hook keeps for its teardown */
+    /* The communicator of the barriers before a timed loop: the group; for IMB-IO the file's
+     * (setup hook), as IMB 3.1 synchronises on File_comm (IMB_read.c, IMB_write.c) - for
+     * private files MPI_COMM_SELF, so that those processes start their loops unsynchronised. */
+    MPI_Comm sync;
+    void *state; /* what the setup hook keeps for its teardown */
     /* IMB-IO: this process's share of X and where it starts in each X-byte tile of the
      * file (guide 4.2.4.3-4.2.4.6); the whole of X for the single-process benchmarks. */
     size_t portion;

@@ -163,7 +163,7 @@ static double loop_of(struct block_run *r, struct mb_timing *tm, long i0, long n
 /* One timed loop of n repetitions after the given number of barriers. */
 static double timed_loop(struct block_run *r, long n, int barriers)
 {
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, barriers));
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, barriers));
 
     return loop_of(r, &tm, 0, n);
 }
@@ -175,7 +175,7 @@ static double timed_loop(struct block_run *r, long n, int barriers)
  * repetition in r->kept and returns the row's: the total time over all n repetitions. */
 static double sampled_loop(struct block_run *r, long n)
 {
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, MB_IMB_N_BARR));
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, MB_IMB_N_BARR));
     const long k = r->k < n ? r->k : n;
     long i0 = 0;
 
@@ -198,7 +198,7 @@ static double overlap_loop(struct block_run *r, long n)
     const struct mb_imb_bench *b = r->b;
     const struct mb_imb_args *const a = &r->a;
     struct mb_imb_cpu *cpu = r->cpu;
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->g.group, MB_IMB_N_BARR));
+    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, MB_IMB_N_BARR));
 
     r->b->reset(&r->a);
     mb_timing_start(&tm);
@@ -730,6 +730,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
                                 .win_bytes = -1,
                                 .info = mb_win_info(c->win_info),
                                 .fh = MPI_FILE_NULL,
+                                .sync = r->g.group,
                                 .group_no = multi >= 0 ? r->g.my_group : -1,
                                 .world_rank = ctx->rank,
                                 .bench = b,

@@ -907,6 +907,29 @@ static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t 
                  mb_imb_msgs_nonaggr(c));
 }
 
+/* -io_barriers: the timer's barriers on the file's communicator (IMB 3.1's program, the default)
+ * or on the group (the guide's 5.2.7) (docs/adr/program-imb-io-timer-sync.md). */
+static int parse_io_barriers(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    if (strcmp(value, "program") == 0)
+        settings(cfg)->io_sync_guide = 0;
+    else if (strcmp(value, "guide") == 0)
+        settings(cfg)->io_sync_guide = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for -io_barriers: expected program or guide",
+                        value);
+    return 0;
+}
+
+static void show_io_barriers(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->io_sync_guide
+                 ? "guide (the barriers before a timed loop on all the benchmark's processes)"
+                 : "program (the barriers before a timed loop on the file's processes: none "
+                   "shared for private files; IMB 3.1)");
+}
+
 static const struct mb_option io_options[] = {
     {.name = "--dir",
      .kind = MB_OPT_STRING,
@@ -966,6 +989,14 @@ static const struct mb_option io_options[] = {
              "MSGSPERSAMPLE",
      .parse = parse_open_close_reps,
      .show = show_open_close_reps},
+    {.name = "-io_barriers",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(io_sync_guide),
+     .metavar = "program|guide",
+     .help = "the barriers before a timed loop: program = on the file's communicator as IMB 3.1 "
+             "(each process alone for private files; default), guide = on the group",
+     .parse = parse_io_barriers,
+     .show = show_io_barriers},
     ALLOC_ROW,
     BUF_SCOPE_ROW,
 };

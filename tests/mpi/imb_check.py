@@ -157,7 +157,7 @@ class Invocation:
                    "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
-                   "-aggregate_mode", "-open_close_reps"}
+                   "-aggregate_mode", "-open_close_reps", "-io_barriers"}
 
     def __init__(self, args, nprocs, cwd, suite="", fam=MPI1):
         self.fam = fam
