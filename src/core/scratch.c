@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -514,7 +515,8 @@ static void close_others(int keep_fd)
             close(fd);
 }
 
-static _Noreturn void janitor(struct registry *r, int fd)
+/* ready: where the janitor says it has started (one byte, then closed; -1: nobody waits). */
+static _Noreturn void janitor(struct registry *r, int fd, int ready)
 {
     static const int ignored[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
                                   SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2};
@@ -544,6 +546,15 @@ static _Noreturn void janitor(struct registry *r, int fd)
     for (int std = 0; std < 3; std++)
         if (null >= 0 && null != std)
             dup2(null, std);
+    /* Started: the process goes on (janitor_ready). Everything costly - the exec, the dynamic
+     * linker loading the MPI library - is behind; from here the janitor sleeps in read. */
+    if (ready >= 0) {
+        ssize_t w;
+        do
+            w = write(ready, "r", 1);
+        while (w < 0 && errno == EINTR);
+        close(ready);
+    }
     close_others(fd);
     for (;;) {
         ssize_t n = read(fd, &c, 1);
@@ -565,13 +576,14 @@ static _Noreturn void janitor(struct registry *r, int fd)
  * the fork is a page fault - inside timed loops too (docs/figures.md, "IMB-IO's first calls";
  * docs/adr/scratch-janitor-spawn.md). posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK,
  * no copy) of this program in the janitor mode shares nothing: the janitor maps the registry
- * from the memfd on descriptor 3 and waits on the pipe's read end on descriptor 4. It starts
+ * from the memfd on descriptor 3, says it has started on descriptor 5 (janitor_ready) and waits
+ * on the pipe's read end on descriptor 4. It starts
  * in a session of its own, with no signal blocked or caught, /dev/null as 0-2 and no other
  * descriptor of the process (the launcher's pipes and the pipe's write end, close on exec,
  * included). Returns the janitor's pid, or -1 where it cannot be spawned (the caller forks). */
 #if defined(MB_REGISTRY_MEMFD) && defined(POSIX_SPAWN_SETSID) && !defined(MB_SMPI)
 #define MB_JANITOR_SPAWN 1
-enum { JANITOR_REGISTRY_FD = 3, JANITOR_PIPE_FD = 4 };
+enum { JANITOR_REGISTRY_FD = 3, JANITOR_PIPE_FD = 4, JANITOR_READY_FD = 5 };
 extern char **environ;
 
 /* The file to run: /proc/self/exe's target by name where that name still holds the program
@@ -601,13 +613,14 @@ static const char *janitor_program(char *buf, size_t size)
     return same ? buf : "/proc/self/exe";
 }
 
-static pid_t janitor_spawn(const struct registry *r, int read_end)
+static pid_t janitor_spawn(const struct registry *r, int read_end, int ready_end)
 {
     char program[PATH_MAX];
     /* Copies above the target descriptors, so that no dup2 of the file actions has its source
      * and target equal (which would leave close-on-exec set) or overwrites a later source. */
-    const int mfd = fcntl(r->fd, F_DUPFD_CLOEXEC, JANITOR_PIPE_FD + 1);
-    const int pfd = fcntl(read_end, F_DUPFD_CLOEXEC, JANITOR_PIPE_FD + 1);
+    const int mfd = fcntl(r->fd, F_DUPFD_CLOEXEC, JANITOR_READY_FD + 1);
+    const int pfd = fcntl(read_end, F_DUPFD_CLOEXEC, JANITOR_READY_FD + 1);
+    const int rfd = fcntl(ready_end, F_DUPFD_CLOEXEC, JANITOR_READY_FD + 1);
     static char arg0[] = MB_SCRATCH_JANITOR_ARG0, arg1[] = MB_SCRATCH_JANITOR_ARG1;
     char *argv[] = {arg0, arg1, NULL};
     posix_spawn_file_actions_t fa;
@@ -616,15 +629,17 @@ static pid_t janitor_spawn(const struct registry *r, int read_end)
     pid_t pid = -1;
     int ok;
 
-    if (mfd < 0 || pfd < 0 || posix_spawn_file_actions_init(&fa) != 0) {
+    if (mfd < 0 || pfd < 0 || rfd < 0 || posix_spawn_file_actions_init(&fa) != 0) {
         close(mfd);
         close(pfd);
+        close(rfd);
         return -1;
     }
     if (posix_spawnattr_init(&at) != 0) {
         posix_spawn_file_actions_destroy(&fa);
         close(mfd);
         close(pfd);
+        close(rfd);
         return -1;
     }
     sigemptyset(&none);
@@ -634,8 +649,9 @@ static pid_t janitor_spawn(const struct registry *r, int read_end)
          posix_spawn_file_actions_adddup2(&fa, STDIN_FILENO, STDERR_FILENO) == 0 &&
          posix_spawn_file_actions_adddup2(&fa, mfd, JANITOR_REGISTRY_FD) == 0 &&
          posix_spawn_file_actions_adddup2(&fa, pfd, JANITOR_PIPE_FD) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, rfd, JANITOR_READY_FD) == 0 &&
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-         posix_spawn_file_actions_addclosefrom_np(&fa, JANITOR_PIPE_FD + 1) == 0 &&
+         posix_spawn_file_actions_addclosefrom_np(&fa, JANITOR_READY_FD + 1) == 0 &&
 #endif
          posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
                                            POSIX_SPAWN_SETSIGDEF) == 0 &&
@@ -650,6 +666,7 @@ static pid_t janitor_spawn(const struct registry *r, int read_end)
     posix_spawn_file_actions_destroy(&fa);
     close(mfd);
     close(pfd);
+    close(rfd);
     return ok ? pid : -1;
 }
 #endif
@@ -671,13 +688,13 @@ int mb_scratch_janitor_main(int argc, char **argv)
         if (seals < 0 || (seals & MB_REGISTRY_SEALS) != MB_REGISTRY_SEALS ||
             fstat(JANITOR_REGISTRY_FD, &st) != 0 || !S_ISREG(st.st_mode) ||
             st.st_size != (off_t)sizeof(struct registry) || fstat(JANITOR_PIPE_FD, &st) != 0 ||
-            !S_ISFIFO(st.st_mode))
+            !S_ISFIFO(st.st_mode) || fstat(JANITOR_READY_FD, &st) != 0 || !S_ISFIFO(st.st_mode))
             _exit(2);
         m = mmap(NULL, sizeof(struct registry), PROT_READ | PROT_WRITE, MAP_SHARED,
                  JANITOR_REGISTRY_FD, 0);
         if (m == MAP_FAILED)
             _exit(2);
-        janitor(m, JANITOR_PIPE_FD); /* closes descriptor 3: the mapping stays */
+        janitor(m, JANITOR_PIPE_FD, JANITOR_READY_FD); /* closes 3 and 5: the mapping stays */
     }
 #else
     _exit(2);
@@ -686,16 +703,35 @@ int mb_scratch_janitor_main(int argc, char **argv)
 
 /* The janitor as a fork, where it cannot be spawned: it shares the registry's anonymous
  * mapping (and, copy-on-write, every other page of the process). Returns its pid or -1. */
-static pid_t janitor_fork(struct registry *r, int fds[2])
+static pid_t janitor_fork(struct registry *r, int fds[2], int ready_end)
 {
     const pid_t pid = MB_FORK();
 
     if (pid == 0) {
         close(fds[1]);
-        janitor(r, fds[0]);
+        janitor(r, fds[0], ready_end);
     }
     return pid;
 }
+
+#ifndef MB_SMPI
+/* Waits (at most JANITOR_READY_MS) until the janitor says it has started, or has ended: a
+ * spawned janitor runs the program anew, and its exec and dynamic linking take milliseconds of
+ * CPU that, on a node with as many ranks as cores, preempted the first timed loop (IMB-IO's
+ * S_Write_Indv 0 B 40 us instead of 10 in some runs; docs/figures.md, "P_IRead_Priv at 0
+ * bytes"). Closes ready_rd. */
+static void janitor_ready(int ready_rd)
+{
+    enum { JANITOR_READY_MS = 5000 };
+    struct pollfd p = {.fd = ready_rd, .events = POLLIN};
+    int rc;
+
+    do
+        rc = poll(&p, 1, JANITOR_READY_MS);
+    while (rc < 0 && errno == EINTR);
+    close(ready_rd);
+}
+#endif
 
 void mb_scratch_janitor_start(void)
 {
@@ -708,28 +744,38 @@ void mb_scratch_janitor_start(void)
     (void)janitor_fork;
 #else
     struct registry *r = registry();
-    int fds[2];
+    int fds[2], ready[2];
     pid_t pid = -1;
 
     if (r == &private_registry || r->janitor != 0 || pipe(fds) != 0)
         return;
+    if (pipe(ready) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return;
+    }
     /* The write end must not outlive this process in a program it starts (gnuplot): only
      * this process's end should end the janitor's wait. The read end is the janitor's only. */
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    fcntl(ready[0], F_SETFD, FD_CLOEXEC);
+    fcntl(ready[1], F_SETFD, FD_CLOEXEC);
 #ifdef MB_JANITOR_SPAWN
     if (r->fd >= 0 && atomic_load(&janitor_mode_known))
-        pid = janitor_spawn(r, fds[0]);
+        pid = janitor_spawn(r, fds[0], ready[1]);
 #endif
     /* A memfd registry is shared with a forked child as well as an anonymous one. */
     if (pid < 0)
-        pid = janitor_fork(r, fds);
+        pid = janitor_fork(r, fds, ready[1]);
     close(fds[0]);
+    close(ready[1]);
     if (pid < 0) {
         close(fds[1]);
+        close(ready[0]);
         return; /* no janitor: the signal handlers and the normal end still clean up */
     }
     r->janitor = pid; /* the write end stays open, unused, until this process ends */
+    janitor_ready(ready[0]);
 #endif
 }
 

@@ -469,6 +469,55 @@ static void test_janitor_shares_no_pages(void)
     EXPECT_EQ_LL(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
 }
 
+/* The janitor has started when mb_scratch_janitor_start returns: a spawned janitor runs the
+ * program anew, and its exec and dynamic linking must not overlap the first timed loop. The
+ * janitor names itself (/proc/PID/comm "mpibench-clean") before it says it has started, so
+ * right after the call the process's child has that name; without the wait it is still the
+ * exec'd program, loading its libraries. In a child, whose only child is its janitor. */
+static void test_janitor_started_on_return(void)
+{
+    pid_t pid;
+    int status = 0;
+
+#ifndef __linux__
+    return;
+#endif
+    if (access("/proc/self/task", R_OK) != 0)
+        return;
+    pid = fork();
+    if (pid == 0) {
+        struct mb_error err = {0};
+        char path[64], name[32] = "";
+        FILE *f;
+        int kid = 0;
+
+        if (mb_scratch_create(at("janitor_started"), 0, &err) != 0)
+            _exit(90);
+        mb_scratch_janitor_start();
+        snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+        f = fopen(path, "r");
+        if (!f)
+            _exit(mb_scratch_remove(at("janitor_started")) == MB_SCRATCH_REMOVED ? 0 : 92);
+        if (fscanf(f, "%d", &kid) != 1)
+            kid = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/proc/%d/comm", kid);
+        f = kid > 0 ? fopen(path, "r") : NULL;
+        if (f) {
+            if (!fgets(name, sizeof name, f))
+                name[0] = '\0';
+            fclose(f);
+        }
+        if (mb_scratch_remove(at("janitor_started")) != MB_SCRATCH_REMOVED)
+            _exit(92);
+        if (kid <= 0)
+            _exit(93);
+        _exit(strncmp(name, "mpibench-clean", 14) == 0 ? 0 : 94);
+    }
+    EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
+    EXPECT_EQ_LL(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+}
+
 /* The janitor mode given by hand: with no registry on descriptor 3 it exits with status 2 at
  * once and writes nothing. */
 static void test_janitor_mode_by_hand(void)
@@ -790,6 +839,7 @@ int main(int argc, char **argv)
     test_exit_paths(); /* forks: before MPI_Init */
     test_directory();  /* forks too */
     test_janitor_shares_no_pages();
+    test_janitor_started_on_return();
     test_janitor_mode_by_hand();
     MPI_Init(&argc, &argv);
     test_mpi_io();
