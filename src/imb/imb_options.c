@@ -27,6 +27,24 @@ static struct mb_imb_config *settings(struct mb_config *cfg)
     return cfg->settings;
 }
 
+/* An option whose value is one of two words (program|guide, program|best): *out = 0 for the
+ * first, 1 for the second (the enums of imb_cpu.h and imb_time_rule.h count so too); anything
+ * else is the usage error that names the option. */
+static int parse_pair(const char *opt, const char *value, const char *first, const char *second,
+                      int *out, struct mb_error *err)
+{
+    if (strcmp(value, first) == 0)
+        *out = 0;
+    else if (strcmp(value, second) == 0)
+        *out = 1;
+    else
+        return mb_usage(err, "invalid value '%s' for %s: expected %s or %s", value, opt, first,
+                        second);
+    return 0;
+}
+_Static_assert(MB_IMB_CPU_PROGRAM == 0 && MB_IMB_CPU_BEST == 1, "-t_cpu_rule's words count 0, 1");
+_Static_assert(MB_IMB_TIME_PROGRAM == 0 && MB_IMB_TIME_GUIDE == 1, "-time_rule's words count 0, 1");
+
 static const struct mb_imb_family *family_of(const struct mb_config *cfg)
 {
     return mb_imb_families[mb_imb_cfg(cfg)->family];
@@ -283,13 +301,7 @@ static void show_time(const struct mb_config *cfg, char *buf, size_t len)
  * which rule ran (docs/adr/program-time-repetitions.md). */
 static int parse_time_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "program") == 0)
-        settings(cfg)->time_rule = MB_IMB_TIME_PROGRAM;
-    else if (strcmp(value, "guide") == 0)
-        settings(cfg)->time_rule = MB_IMB_TIME_GUIDE;
-    else
-        return mb_usage(err, "invalid value '%s' for -time_rule: expected program or guide", value);
-    return 0;
+    return parse_pair("-time_rule", value, "program", "guide", &settings(cfg)->time_rule, err);
 }
 
 static void show_time_rule(const struct mb_config *cfg, char *buf, size_t len)
@@ -532,13 +544,7 @@ static const struct mb_option_set warm_up_set = {
  * (3.2: Bcast fifth). Names given on the command line run in the order given, as in IMB. */
 static int parse_order(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "program") == 0)
-        settings(cfg)->guide_order = 0;
-    else if (strcmp(value, "guide") == 0)
-        settings(cfg)->guide_order = 1;
-    else
-        return mb_usage(err, "invalid value '%s' for -order: expected program or guide", value);
-    return 0;
+    return parse_pair("-order", value, "program", "guide", &settings(cfg)->guide_order, err);
 }
 
 static void show_order(const struct mb_config *cfg, char *buf, size_t len)
@@ -862,13 +868,7 @@ static void help_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
  * says which ran (docs/adr/program-imb-io-cpu-calibration.md). */
 static int parse_cpu_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "program") == 0)
-        settings(cfg)->cpu_rule = MB_IMB_CPU_PROGRAM;
-    else if (strcmp(value, "best") == 0)
-        settings(cfg)->cpu_rule = MB_IMB_CPU_BEST;
-    else
-        return mb_usage(err, "invalid value '%s' for -t_cpu_rule: expected program or best", value);
-    return 0;
+    return parse_pair("-t_cpu_rule", value, "program", "best", &settings(cfg)->cpu_rule, err);
 }
 
 static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
@@ -884,14 +884,8 @@ static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
  * (MSGSPERSAMPLE) for Open_Close (docs/adr/program-imb-io-open-close-reps.md). */
 static int parse_open_close_reps(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "program") == 0)
-        settings(cfg)->open_close_guide = 0;
-    else if (strcmp(value, "guide") == 0)
-        settings(cfg)->open_close_guide = 1;
-    else
-        return mb_usage(err, "invalid value '%s' for -open_close_reps: expected program or guide",
-                        value);
-    return 0;
+    return parse_pair("-open_close_reps", value, "program", "guide",
+                      &settings(cfg)->open_close_guide, err);
 }
 
 static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t len)
@@ -911,14 +905,8 @@ static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t 
  * or on the group (the guide's 5.2.7) (docs/adr/program-imb-io-timer-sync.md). */
 static int parse_io_barriers(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    if (strcmp(value, "program") == 0)
-        settings(cfg)->io_sync_guide = 0;
-    else if (strcmp(value, "guide") == 0)
-        settings(cfg)->io_sync_guide = 1;
-    else
-        return mb_usage(err, "invalid value '%s' for -io_barriers: expected program or guide",
-                        value);
-    return 0;
+    return parse_pair("-io_barriers", value, "program", "guide", &settings(cfg)->io_sync_guide,
+                      err);
 }
 
 static void show_io_barriers(const struct mb_config *cfg, char *buf, size_t len)
