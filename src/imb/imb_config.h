@@ -56,7 +56,7 @@ struct mb_imb_config {
     /* -io_barriers program|guide: the barriers before a timed loop on the file's communicator, as
      * IMB 3.1's program (0: MPI_COMM_SELF for private files), or on the group as the guide's
      * 5.2.7 reads (1; docs/adr/program-imb-io-timer-sync.md). */
-    int io_sync_guide;
+    int io_barriers_guide;
     /* -alloc malloc|mmap|mpi: an mb_buf_source; 0 = the family's, as IMB 3.1. */
     int alloc;
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as

@@ -278,7 +278,7 @@ void mb_imb_io_setup(struct mb_imb_args *a)
     st->fcomm = priv ? MPI_COMM_SELF : a->comm;
     /* The timer's barriers (IMB 3.1: N_BARR on File_comm, IMB_read.c and IMB_write.c; the
      * guide's 5.2.7: on MY_COMM), docs/adr/program-imb-io-timer-sync.md. */
-    a->sync = c->io_sync_guide ? a->comm : st->fcomm;
+    a->sync = c->io_barriers_guide ? a->comm : st->fcomm;
     st->amode = MPI_MODE_CREATE | MPI_MODE_RDWR | (priv ? MPI_MODE_UNIQUE_OPEN : 0);
     /* The setup's and every reset's open find the file the creator made: without
      * MPI_MODE_CREATE a file removed behind the run's back is an agreed error, not a new file

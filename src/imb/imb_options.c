@@ -905,14 +905,14 @@ static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t 
  * or on the group (the guide's 5.2.7) (docs/adr/program-imb-io-timer-sync.md). */
 static int parse_io_barriers(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
-    return parse_pair("-io_barriers", value, "program", "guide", &settings(cfg)->io_sync_guide,
+    return parse_pair("-io_barriers", value, "program", "guide", &settings(cfg)->io_barriers_guide,
                       err);
 }
 
 static void show_io_barriers(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s",
-             mb_imb_cfg(cfg)->io_sync_guide
+             mb_imb_cfg(cfg)->io_barriers_guide
                  ? "guide (the barriers before a timed loop on all the benchmark's processes)"
                  : "program (the barriers before a timed loop on the file's processes: none "
                    "shared for private files; IMB 3.1)");
@@ -979,7 +979,7 @@ static const struct mb_option io_options[] = {
      .show = show_open_close_reps},
     {.name = "-io_barriers",
      .kind = MB_OPT_CUSTOM,
-     .offset = IMB(io_sync_guide),
+     .offset = IMB(io_barriers_guide),
      .metavar = "program|guide",
      .help = "the barriers before a timed loop: program = on the file's communicator as IMB 3.1 "
              "(each process alone for private files; default), guide = on the group",

@@ -26,7 +26,8 @@ import tempfile
 
 # A shared object of the MPI library (the program itself, whose own check may call pread, is no
 # shared object, whatever its directory is called).
-LIB = re.compile(r"binding file (\S*(?:mpi|mpich|ompi)\S*\.so[.\d]*) \[\d+\] to \S*libc\.so\S* "
+# The function comes from libc, or from the sanitizer's runtime that intercepts it (ASan).
+LIB = re.compile(r"binding file (\S*(?:mpi|mpich|ompi)\S*\.so[.\d]*) \[\d+\] to \S+ "
                  r"\[\d+\]: normal symbol `(pread|pread64|preadv|preadv2)'", re.I)
 
 

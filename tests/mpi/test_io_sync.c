@@ -34,7 +34,7 @@ static int check_row(const char *name, char *dir, int rank, int size, int guide,
     memset(&c, 0, sizeof c);
     c.family = MB_IMB_FAMILY_IO;
     c.io_dir = dir;
-    c.io_sync_guide = guide;
+    c.io_barriers_guide = guide;
     a.bench = &f->benchmarks[k];
     a.cfg = &c;
     a.mode = MB_IMB_AGGREGATE;
