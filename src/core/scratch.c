@@ -515,7 +515,7 @@ static void close_others(int keep_fd)
             close(fd);
 }
 
-/* ready: where the janitor says it has started (one byte, then closed; -1: nobody waits). */
+/* ready: where the janitor says it has started (one byte, then closed; janitor_ready). */
 static _Noreturn void janitor(struct registry *r, int fd, int ready)
 {
     static const int ignored[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
@@ -548,7 +548,7 @@ static _Noreturn void janitor(struct registry *r, int fd, int ready)
             dup2(null, std);
     /* Started: the process goes on (janitor_ready). Everything costly - the exec, the dynamic
      * linker loading the MPI library - is behind; from here the janitor sleeps in read. */
-    if (ready >= 0) {
+    {
         ssize_t w;
         do
             w = write(ready, "r", 1);

@@ -456,7 +456,8 @@ void mb_imb_io_written(const struct mb_imb_args *a, long n)
     pos += (off_t)(a->portion - k);
     fd = open(state_of(a)->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        /* Removed behind the run's back (or made unreadable): the same error a reopen gives. */
+        /* Removed behind the run's back (or made unreadable): an error naming the file and
+         * the system's reason, as a failed reopen's (mb_imb_io_reset). */
         io_failed(a, "cannot open '%s' to check the writes: %s", state_of(a)->path,
                   strerror(errno));
         return;

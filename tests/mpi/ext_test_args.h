@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The kernel arguments of the in-memory IMB-EXT tests (test_ext_window.c,
- * test_ext_get_origin.c): one length of n bytes over MPI_COMM_WORLD, one slot, the given
- * buffers, no window yet, no info; and their common end (ext_test_finish). */
+/* The kernel arguments of the in-memory tests (IMB-EXT: test_ext_window.c,
+ * test_ext_get_origin.c; IMB-IO: test_io_sync.c): one length of n bytes over MPI_COMM_WORLD, one
+ * slot, the given buffers, no window yet, no info; and their common end (ext_test_finish). */
 #ifndef MB_EXT_TEST_ARGS_H
 #define MB_EXT_TEST_ARGS_H
 
