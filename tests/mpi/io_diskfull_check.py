@@ -105,6 +105,25 @@ def filler_changed(small, filled):
     return None if size == filled else f"the test's own file has {size} bytes, {filled} were written"
 
 
+def stat_or_none(path):
+    """os.stat(path), or None when the file is gone: the run removes its own files at the
+    end of each benchmark, maybe between a listing and the stat of a name in it."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def signal_all(pids, sig):
+    """sig to each of pids; a process that has ended meanwhile (the run's last moments) is
+    skipped."""
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
 def ranks(binary, cwd):
     """The pids of the job's processes (working directory cwd), not their janitors."""
     from io_signal_check import processes_in  # noqa: E402 (a sibling module)
@@ -123,15 +142,14 @@ def stop_and_fill(proc, binary, cwd, small, trigger, wait=60, nprocs=2):
         stopped = ranks(binary, cwd)
     while time.monotonic() < deadline and proc.poll() is None:
         if os.path.exists(trigger):
-            for pid in stopped:
-                os.kill(pid, signal.SIGSTOP)
+            signal_all(stopped, signal.SIGSTOP)
             # Late: the run had already written a long length's file (allocated bytes, not the
             # preset size) - the full disk comes after its last write and tests nothing.
-            late = sum(os.stat(os.path.join(small, n)).st_blocks * 512
-                       for n in os.listdir(small) if n.startswith("IMB_out")) >= 1 << 20
+            late = sum(st.st_blocks * 512 for st in
+                       (stat_or_none(os.path.join(small, n)) for n in os.listdir(small)
+                        if n.startswith("IMB_out")) if st) >= 1 << 20
             filled = fill(os.path.join(small, FILLER))
-            for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+            signal_all(stopped, signal.SIGCONT)
             return LATE if late else filled
     return None
 
@@ -147,14 +165,16 @@ def stop_and_remove(proc, binary, cwd, small, wait=60, nprocs=2):
     while time.monotonic() < deadline and proc.poll() is None:
         # Once the preset size is there (IMB_init_file's MPI_File_set_size): the opens of the
         # block follow.
-        if any(n.startswith("IMB_out") and os.stat(os.path.join(small, n)).st_size > 0
+        if any(n.startswith("IMB_out") and getattr(stat_or_none(os.path.join(small, n)),
+                                                   "st_size", 0) > 0
                for n in os.listdir(small)):
-            for pid in stopped:
-                os.kill(pid, signal.SIGSTOP)
+            signal_all(stopped, signal.SIGSTOP)
             for n in os.listdir(small):
-                os.unlink(os.path.join(small, n))
-            for pid in stopped:
-                os.kill(pid, signal.SIGCONT)
+                try:
+                    os.unlink(os.path.join(small, n))
+                except FileNotFoundError:
+                    pass
+            signal_all(stopped, signal.SIGCONT)
             return 0
     return None
 
