@@ -107,10 +107,10 @@ HYDRA_KILLED_PEER = re.compile(r"EXIT CODE: 1\b[\s\S]*Killed \(signal 9\)")
 
 
 # Open MPI 4.1's mpiexec: after a rank's MPI_Abort the launcher itself may die of SIGSEGV in
-# its PMIx server's finalize (seen once in CI, faults.stdout-full.imb_help: mpibench's message,
-# Open MPI's "MPI_ABORT was invoked on rank 0 ... with errorcode 1", then mpiexec's backtrace
-# through PMIx_server_finalize and orte_finalize; status -11). The abort's code is in Open MPI's
-# report; the launcher's own crash is not the program's.
+# its PMIx server's finalize (seen once in a .ci/run, faults.stdout-full.imb_help: mpibench's
+# message, Open MPI's "MPI_ABORT was invoked on rank 0 ... with errorcode 1", then mpiexec's
+# backtrace through PMIx_server_finalize and orte_finalize; status -11). The abort's code is in
+# Open MPI's report; the launcher's own crash is not the program's.
 ORTE_ABORT = re.compile(r"MPI_ABORT was invoked on rank \d+ in communicator \S+\s+"
                         r"with errorcode (\d+)")
 ORTE_FINALIZE_CRASH = re.compile(r"Segmentation fault[\s\S]*(PMIx_server_finalize|"
