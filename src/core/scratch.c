@@ -548,13 +548,11 @@ static _Noreturn void janitor(struct registry *r, int fd, int ready)
             dup2(null, std);
     /* Started: the process goes on (janitor_ready). Everything costly - the exec, the dynamic
      * linker loading the MPI library - is behind; from here the janitor sleeps in read. */
-    {
-        ssize_t w;
-        do
-            w = write(ready, "r", 1);
-        while (w < 0 && errno == EINTR);
-        close(ready);
-    }
+    ssize_t w;
+    do
+        w = write(ready, "r", 1);
+    while (w < 0 && errno == EINTR);
+    close(ready);
     close_others(fd);
     for (;;) {
         ssize_t n = read(fd, &c, 1);

@@ -105,13 +105,17 @@ def filler_changed(small, filled):
     return None if size == filled else f"the test's own file has {size} bytes, {filled} were written"
 
 
-def stat_or_none(path):
-    """os.stat(path), or None when the file is gone: the run removes its own files at the
-    end of each benchmark, maybe between a listing and the stat of a name in it."""
-    try:
-        return os.stat(path)
-    except FileNotFoundError:
-        return None
+def scratch_stats(small):
+    """os.stat of every scratch file (IMB_out*) in small that is still there: the run removes
+    its own files at the end of each benchmark, maybe between the listing and the stat."""
+    found = []
+    for n in os.listdir(small):
+        if n.startswith("IMB_out"):
+            try:
+                found.append(os.stat(os.path.join(small, n)))
+            except FileNotFoundError:
+                pass
+    return found
 
 
 def signal_all(pids, sig):
@@ -145,9 +149,7 @@ def stop_and_fill(proc, binary, cwd, small, trigger, wait=60, nprocs=2):
             signal_all(stopped, signal.SIGSTOP)
             # Late: the run had already written a long length's file (allocated bytes, not the
             # preset size) - the full disk comes after its last write and tests nothing.
-            late = sum(st.st_blocks * 512 for st in
-                       (stat_or_none(os.path.join(small, n)) for n in os.listdir(small)
-                        if n.startswith("IMB_out")) if st) >= 1 << 20
+            late = sum(st.st_blocks * 512 for st in scratch_stats(small)) >= 1 << 20
             filled = fill(os.path.join(small, FILLER))
             signal_all(stopped, signal.SIGCONT)
             return LATE if late else filled
@@ -165,9 +167,7 @@ def stop_and_remove(proc, binary, cwd, small, wait=60, nprocs=2):
     while time.monotonic() < deadline and proc.poll() is None:
         # Once the preset size is there (IMB_init_file's MPI_File_set_size): the opens of the
         # block follow.
-        if any(n.startswith("IMB_out") and getattr(stat_or_none(os.path.join(small, n)),
-                                                   "st_size", 0) > 0
-               for n in os.listdir(small)):
+        if any(st.st_size > 0 for st in scratch_stats(small)):
             signal_all(stopped, signal.SIGSTOP)
             for n in os.listdir(small):
                 try:

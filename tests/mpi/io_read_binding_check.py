@@ -7,9 +7,9 @@ dynamic linker's first binding of the library's read path (MPICH's S_Read_Indv a
 arrived; that check must not read through MPI-IO, or the binding would move out of mpibench's
 read loop (docs/figures.md, "S_Read_Indv at 1 KiB on MPICH"; src/imb/imb_io.c,
 mb_imb_io_written). With the dynamic linker's LD_DEBUG=bindings:
-  1. S_Write_Indv and S_IWrite_Indv (with their checks): no object of the MPI library (a path
-     whose path has mpi, mpich or ompi in it: libmpich, Open MPI's mca_fbtl_posix, ...) binds
-     pread/pread64/preadv;
+  1. S_Write_Indv and S_IWrite_Indv (with their checks): no object of the MPI library (a
+     shared object whose path has mpi, mpich or ompi in it: libmpich, Open MPI's
+     mca_fbtl_posix, ...) binds pread/pread64/preadv;
   2. S_Read_Indv: one does (the detector sees the binding where the program reads).
 Exits 77 (skipped) where the dynamic linker writes no LD_DEBUG output (not glibc, static).
 

@@ -128,12 +128,13 @@ def launcher_crashed_after_abort(expected, returncode, stderr):
 def status_lost_by_launcher(expected, run):
     """Whether the job's status is the launcher's, not the program's: one of the signatures
     above, each with mpibench's abort behind it."""
+    if launcher_crashed_after_abort(expected, run.returncode, run.stderr):
+        return True
     if expected != 1 or "aborting the job" not in run.stderr:
-        return launcher_crashed_after_abort(expected, run.returncode, run.stderr)
+        return False
     both = run.stdout + run.stderr
     return ((run.returncode == 6 and UCX_PEER_GONE.search(run.stderr) is not None)
-            or (run.returncode == 9 and HYDRA_KILLED_PEER.search(both) is not None)
-            or launcher_crashed_after_abort(expected, run.returncode, run.stderr))
+            or (run.returncode == 9 and HYDRA_KILLED_PEER.search(both) is not None))
 
 class Failure(Exception):
     """An expectation the run did not meet; main() reports it as FAILED."""
