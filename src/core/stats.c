@@ -60,31 +60,32 @@ double mb_median(const double *v, size_t n)
     return m;
 }
 
-/* P(B <= j) for B binomial(n, 1/2), summed in log space (lgamma): 2^-n underflows a double
- * beyond n = 1074, and rows may have many samples. */
-static double binomial_half_cdf(size_t n, size_t j)
-{
-    const double ln2n = (double)n * log(2.0);
-    const double lnn1 = lgamma((double)n + 1.0);
-    double p = 0.0;
-
-    for (size_t i = 0; i <= j && i <= n; i++)
-        p += exp(lnn1 - lgamma((double)i + 1.0) - lgamma((double)(n - i) + 1.0) - ln2n);
-    return p;
-}
-
+/* The interval's rank walks up the binomial(n, 1/2) distribution one term at a time: P(B = i)
+ * from P(B = i - 1) by the factor (n - i + 1) / i, in log space (2^-n underflows a double
+ * beyond n = 1074), and the running sum is P(B <= j). Linear in the rank reached (at most n / 2):
+ * rows may carry up to 10^6 samples (--samples), where summing each P(B <= j) anew was quadratic
+ * (47 s at n = 10^5). */
 size_t mb_median_ci_rank(size_t n, double *coverage)
 {
     size_t j = 1;
+    double log_term, below, upto; /* log P(B = j), P(B <= j - 1), P(B <= j) */
 
     if (n == 0) {
         *coverage = 0.0;
         return 0;
     }
+    log_term = -(double)n * log(2.0); /* P(B = 0) = 2^-n */
+    below = exp(log_term);
+    log_term += log((double)n); /* P(B = 1) = n 2^-n */
+    upto = below + exp(log_term);
     /* [x(j), x(n+1-j)] misses the median when B <= j - 1 or B >= n + 1 - j: 2 P(B <= j - 1). */
-    while (j < (n + 1) / 2 && 2.0 * binomial_half_cdf(n, j) <= 0.05)
+    while (j < (n + 1) / 2 && 2.0 * upto <= 0.05) {
         j++;
-    *coverage = 1.0 - 2.0 * binomial_half_cdf(n, j - 1);
+        log_term += log((double)(n - j + 1)) - log((double)j);
+        below = upto;
+        upto += exp(log_term);
+    }
+    *coverage = 1.0 - 2.0 * below;
     if (*coverage > 1.0)
         *coverage = 1.0;
     return j;

@@ -7,6 +7,16 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* P(B <= j), B binomial(n, 1/2), each term from lgamma: the definition, for checking the
+ * library's incremental walk. */
+static double binom_cdf(size_t n, size_t j)
+{
+    double p = 0;
+    for (size_t i = 0; i <= j && i <= n; i++)
+        p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+    return p;
+}
+
 int main(void)
 {
     const double v[] = {4.0, 1.0, 3.0, 2.0};
@@ -55,6 +65,16 @@ int main(void)
         EXPECT(mb_median_ci_rank(0, &cov) == 0);
         /* Large n in log space: no underflow at 2^-2000. */
         EXPECT(mb_median_ci_rank(2000, &cov) > 900 && cov >= 0.95 && cov < 0.96);
+        /* Against the definition, each term summed anew with lgamma (independent of the
+         * incremental walk): the largest j whose interval still covers 95 %, for every n up to
+         * 600 and a few large ones; and 10^6 samples (--samples' limit) in one linear walk. */
+        for (size_t i = 0, big[] = {4099, 20001}; i < 595 + 2; i++) {
+            const size_t n = i < 595 ? 6 + i : big[i - 595];
+            const size_t j = mb_median_ci_rank(n, &cov);
+            EXPECT(cov >= 0.95 && fabs(cov - (1 - 2 * binom_cdf(n, j - 1))) < 1e-9);
+            EXPECT(j + 1 > (n + 1) / 2 || 1 - 2 * binom_cdf(n, j) < 0.95);
+        }
+        EXPECT(mb_median_ci_rank(1000000, &cov) == 499020 && cov >= 0.95 && cov < 0.9502);
         for (int i = 0; i < 100; i++)
             hundred[i] = 100 - i; /* 100 .. 1, so sorting matters */
         sp = mb_spread_of(hundred, 100);
