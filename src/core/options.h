@@ -52,6 +52,10 @@ struct mb_option {
     enum mb_opt_block block;
     /* MB_OPT_LIST: offsetof the size_t element count, and the element size. */
     size_t count_offset, elem_size;
+    /* 1: a setting that differs from run to run of the same measurement - where the output and
+     * scratch files go, the run's id, a seed taken from the clock, what is shown - so that
+     * `mpibench compare` does not hold it against a group of runs (results/compare_group.c). */
+    int per_run;
 };
 
 /* The base address of the block a row points into. */

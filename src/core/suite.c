@@ -108,13 +108,15 @@ const struct mb_option mb_common_options[] = {
      .offset = COMMON(json_path),
      .metavar = "FILE",
      .help = "also write the results as JSON Lines to FILE (schema: docs/results.schema.json)",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--output-dir",
      .kind = MB_OPT_STRING,
      .offset = COMMON(output_dir),
      .metavar = "DIR",
      .help = "also write the text output (and, without --json, the JSON) into DIR",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--run-id",
      .kind = MB_OPT_STRING,
      .offset = COMMON(run_id),
@@ -122,7 +124,8 @@ const struct mb_option mb_common_options[] = {
      .help = "the run id every JSON record carries (default: made at the start from the UTC "
              "time, the host and the process id)",
      .parse = mb_run_id_check,
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--check",
      .alias = "-check",
      .kind = MB_OPT_FLAG,
@@ -169,22 +172,26 @@ const struct mb_option mb_common_options[] = {
      .kind = MB_OPT_FLAG,
      .offset = COMMON(raw_samples),
      .help = "with --samples K > 1: JSON rows also carry every sample of each figure",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--spread",
      .kind = MB_OPT_FLAG,
      .offset = COMMON(spread),
      .help = "with --samples K > 1: the text adds the median and its 95 % interval",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--quiet",
      .kind = MB_OPT_FLAG,
      .offset = COMMON(quiet),
      .help = "no text output on stdout",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--dry-run",
      .kind = MB_OPT_FLAG,
      .offset = COMMON(dry_run),
      .help = "print the run plan and exit without measuring",
-     .block = MB_IN_COMMON},
+     .block = MB_IN_COMMON,
+     .per_run = 1},
     {.name = "--help",
      .kind = MB_OPT_FLAG,
      .offset = COMMON(help),
@@ -229,6 +236,24 @@ size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[
         sets[n++] = *s->settings->sets[k];
     sets[n++] = (struct mb_option_set){mb_common_options, mb_n_common_options, 0};
     return n;
+}
+
+int mb_suite_setting_per_run(const char *suite, const char *option)
+{
+    struct mb_option_set sets[MB_MAX_SETS];
+    int i = mb_suite_find(suite, 0);
+    size_t n;
+
+    if (i < 0)
+        i = mb_suite_find(suite, 1);
+    if (i < 0)
+        return 0;
+    n = mb_suite_option_sets(mb_suite_at((size_t)i), sets);
+    for (size_t k = 0; k < n; k++)
+        for (size_t r = 0; r < sets[k].n; r++)
+            if (sets[k].rows[r].name && strcmp(sets[k].rows[r].name, option) == 0)
+                return sets[k].rows[r].per_run;
+    return 0;
 }
 
 /* Calls fn(user, name, value) for every setting of the suite, in table order. */

@@ -107,6 +107,12 @@ const struct mb_suite *mb_suite_at(size_t i);
 int mb_suite_find(const char *word, int by_legacy);
 size_t mb_suite_option_sets(const struct mb_suite *s, struct mb_option_set sets[MB_MAX_SETS]);
 
+/* 1 when the setting called option (as the effective settings name it) of the suite called
+ * suite (its subcommand or original name, as a header record's "suite" says) may differ from
+ * run to run of the same measurement (struct mb_option's per_run): mpibench compare does not
+ * hold it against a group of runs. 0 for a setting or suite no row describes. */
+int mb_suite_setting_per_run(const char *suite, const char *option);
+
 /* Option rows accepted by every suite (--json, --check, --timeout, ...). */
 extern const struct mb_option mb_common_options[];
 extern const size_t mb_n_common_options;

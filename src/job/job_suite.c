@@ -98,7 +98,8 @@ static const struct mb_option rows[] = {
      .metavar = "DIR",
      .help = "where the I/O phases make their scratch directory (default: inside the output "
              "directory); removed at the end",
-     .parse = check_io_dir},
+     .parse = check_io_dir,
+     .per_run = 1},
     {.name = "--progress",
      .kind = MB_OPT_DOUBLE,
      .offset = JOB(progress),
@@ -106,7 +107,8 @@ static const struct mb_option rows[] = {
      .max = 3600,
      .metavar = "SEC",
      .help = "during a phase, a line on stderr every SEC seconds naming what is measured "
-             "(default 30; 0: none)"},
+             "(default 30; 0: none)",
+     .per_run = 1},
     {.name = "--skip",
      .kind = MB_OPT_STRING,
      .offset = JOB(skip),

@@ -1,182 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "results/compare.h"
+/* The decisions of mpibench compare (results/compare.h, docs/adr/compare-runs.md): every
+ * measurement of both groups paired by its key, decided across runs (or, with one run a side,
+ * on its samples within the runs), then summarised per family and over all families. */
+#include "results/compare_internal.h"
 
-#include "core/report_text.h"
-#include "results/html.h"
 #include "results/mwu.h"
-#include "results/record_types.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One side of a measurement: the figure, and what the row says about its spread over K
- * samples (--samples K; "sample_count" absent in older files: one sample). */
-struct side {
-    double value;             /* the figure the suite prints (scaled to the unit) */
-    long long k;              /* samples */
-    double median, lo, hi;    /* the median and its 95 % interval, NAN without */
-    size_t samples, nsamples; /* the raw samples: pool[samples .. samples + nsamples) */
-};
+/* A row's own samples within one run are tested only when both runs carry at least this many:
+ * fewer give no 95 % interval of the median (its coverage is below 0.95 up to 5 samples) and
+ * a U test of 5 against 5 decides on one arrangement in 126. */
+enum { MIN_SAMPLES_WITHIN = 6 };
 
-/* One comparable number of a record: what it is (the key: suite, benchmark, mode, process
- * count, size) and its side. Provenance (header records: dates, hosts, versions) is never
- * compared. */
-struct measure {
-    char key[200];
-    const char *unit;
-    int higher_better;
-    int file_io; /* judged by the file-I/O threshold */
-    struct side s;
-};
+const char *const mb_cmp_verdict_text[MB_V_COUNT] = {"unchanged",      "REGRESSED",
+                                                     "improved",       "not comparable",
+                                                     "only in base",   "only in new"};
+const char *const mb_cmp_verdict_json[MB_V_COUNT] = {"unchanged",      "regressed",
+                                                     "improved",       "not_comparable",
+                                                     "only_in_base",   "only_in_new"};
 
-/* index: key -> position in m (a jansson object as a hash table), so that extracting and
- * pairing are linear in the number of measurements, not quadratic. */
-struct measures {
-    struct measure *m;
-    size_t n, cap;
-    json_t *index;
-    double *pool; /* every row's raw samples */
-    size_t npool, cappool;
-};
-
-static struct measure *push(struct measures *ms)
+/* Logarithms oriented so that larger is worse: log time, -log bandwidth. */
+static double oriented(int higher_better, double v)
 {
-    if (ms->n == ms->cap) {
-        ms->cap = ms->cap ? 2 * ms->cap : 256;
-        ms->m = mb_rs_alloc(ms->m, ms->cap, sizeof *ms->m);
-    }
-    memset(&ms->m[ms->n], 0, sizeof ms->m[0]);
-    return &ms->m[ms->n++];
+    return higher_better ? -log(v) : log(v);
 }
-
-static void pool_add(struct measures *ms, double x)
-{
-    if (ms->npool == ms->cappool) {
-        ms->cappool = ms->cappool ? 2 * ms->cappool : 1024;
-        ms->pool = mb_rs_alloc(ms->pool, ms->cappool, sizeof *ms->pool);
-    }
-    ms->pool[ms->npool++] = x;
-}
-
-/* The samples of an array (times scale) into the pool: their count, 0 unless every one is a
- * finite number (a row with a bad sample is compared as if it had none). */
-static size_t take_samples(struct measures *ms, const json_t *a, double scale)
-{
-    const size_t from = ms->npool;
-
-    for (size_t j = 0; j < json_array_size(a); j++) {
-        const double x = json_number_value(json_array_get(a, j)) * scale;
-        if (!json_is_number(json_array_get(a, j)) || !isfinite(x)) {
-            ms->npool = from;
-            return 0;
-        }
-        pool_add(ms, x);
-    }
-    return ms->npool - from;
-}
-
-/* F's spread field with the suffix (the contract of core/samples.h: F_median, F_ci95_low,
- * F_ci95_high, F_samples, in F's unit): read here, in one place, from the figure's own field
- * name, so that any record type measured as samples is compared by them. */
-static double spread(const json_t *o, const char *field, const char *suffix, double scale)
-{
-    char name[160];
-    snprintf(name, sizeof name, "%s%s", field, suffix);
-    return mb_rec_num(o, name) * scale;
-}
-
-/* The record's numbers as the table describes them (results/record_types.c): one measurement
- * per figure whose conditions hold, named by the figure, the record's name and its place. */
-static void figure(struct measures *ms, const json_t *o, const struct mb_record_type *t,
-                   const struct mb_rt_figure *f)
-{
-    /* A figure with samples of per is in its unit already (Presta's latency_usec); scale is that
-     * of the samples' unit (seconds) then. */
-    const double scale = f->per || f->scale == 0 ? 1 : f->scale;
-    const char *field = f->field;
-    double v = mb_rec_num(o, f->field);
-    struct measure *m;
-    char k[200];
-
-    if (!isfinite(v) && f->field_else) {
-        field = f->field_else;
-        v = mb_rec_num(o, field);
-    }
-    if (!isfinite(v))
-        return;
-    snprintf(k, sizeof k, "%s", f->name ? f->name : "");
-    mb_rt_text(k, sizeof k, o, t->name);
-    mb_rt_text(k, sizeof k, o, t->at);
-    if (json_object_get(ms->index, k)) /* a key measured twice: the first one counts */
-        return;
-    m = push(ms);
-    snprintf(m->key, sizeof m->key, "%s", k);
-    mb_rs_index_set(ms->index, m->key, (long long)(ms->n - 1));
-    m->unit = f->unit;
-    m->higher_better = f->better == MB_RT_HIGHER;
-    m->file_io = mb_rt_file_io(o, t);
-    m->s.value = v * scale;
-    m->s.k = mb_rec_int(o, "sample_count", 1);
-    m->s.median = m->s.lo = m->s.hi = NAN;
-    if (m->s.k > 1) {
-        char name[160];
-        m->s.median = spread(o, field, "_median", scale);
-        m->s.lo = spread(o, field, "_ci95_low", scale);
-        m->s.hi = spread(o, field, "_ci95_high", scale);
-        snprintf(name, sizeof name, "%s_samples", field);
-        m->s.samples = ms->npool;
-        m->s.nsamples = take_samples(ms, json_object_get(o, name), scale);
-    }
-    if (m->s.nsamples == 0 && f->per) {
-        /* Samples of the field per, in its unit (Presta: seconds per measurement), scaled
-         * to the figure as figure / per. */
-        const double t_per = mb_rec_num(o, f->per);
-        m->s.samples = ms->npool;
-        if (t_per > 0)
-            m->s.nsamples = take_samples(ms, json_object_get(o, f->samples), m->s.value / t_per);
-    }
-    if (m->s.nsamples < 2)
-        m->s.nsamples = 0;
-}
-
-static void extract(const struct mb_records *r, struct measures *ms)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        const struct mb_record_type *t = mb_rt_of(o);
-
-        for (int f = 0; t && f < MB_RT_FIGURES && t->figures[f].field; f++)
-            if (mb_rt_holds(o, t->figures[f].when))
-                figure(ms, o, t, &t->figures[f]);
-    }
-}
-
-enum test { T_SINGLE, T_CI, T_MWU };
-enum verdict { V_UNCHANGED, V_REGRESSED, V_IMPROVED, V_NOT_COMPARABLE, V_ONLY_BASE, V_ONLY_NEW };
-static const char *const verdict_name[] = {"unchanged",      "REGRESSED",    "improved",
-                                           "not comparable", "only in base", "only in new"};
-static const char *const verdict_json[] = {"unchanged",      "regressed",    "improved",
-                                           "not_comparable", "only_in_base", "only_in_new"};
-static const char *const test_json[] = {"single_sample", "ci_overlap", "mann_whitney_u"};
-
-struct pair {
-    const struct measure *b, *c; /* c NULL: only in base; b NULL: only in new */
-    double vb, vc;               /* the point estimates compared (medians where both have) */
-    double ratio, lo, hi;        /* > 1: the new run is worse; lo, hi: NAN without interval */
-    enum test test;
-    double p; /* the U test's p-value, else NAN */
-    int exact, significant;
-    enum verdict verdict;
-};
-
-struct mb_comparison {
-    char *base_path, *new_path;
-    struct mb_compare_opts opts;
-    struct measures b, c;
-    struct pair *p;
-    size_t np, count[6];
-};
 
 /* The worse the change, the higher the ratio: time new/base, bandwidth base/new. */
 static double worse_ratio(int higher_better, double base, double cur)
@@ -204,85 +54,145 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
-static void decide(struct mb_comparison *cmp, struct pair *q)
+/* The verdict: significant and beyond the threshold. */
+static void judge(struct mb_cmp_decision *d, double pct)
 {
-    const struct measure *x = q->b, *y = q->c;
-    const int hb = x->higher_better;
-    const double pct = x->file_io ? cmp->opts.io_threshold_pct : cmp->opts.threshold_pct;
-    const double limit = 1 + pct / 100, noise = 1 + cmp->opts.noise_pct / 100;
-    const int both_ci = x->s.k > 1 && y->s.k > 1 && isfinite(x->s.lo) && isfinite(x->s.hi) &&
-                        isfinite(y->s.lo) && isfinite(y->s.hi);
-    const double *xs = cmp->b.pool + x->s.samples, *ys = cmp->c.pool + y->s.samples;
+    const double limit = 1 + pct / 100;
 
-    q->vb = x->s.value;
-    q->vc = y->s.value;
-    q->lo = q->hi = q->p = NAN;
-    if (x->s.nsamples && y->s.nsamples) {
-        const struct mb_mwu u = mb_mwu_test(xs, x->s.nsamples, ys, y->s.nsamples);
-        q->test = T_MWU;
-        q->p = u.p;
-        q->exact = u.exact;
-        q->significant = u.p < MB_COMPARE_ALPHA;
-        q->vb = isfinite(x->s.median) ? x->s.median : median_of(xs, x->s.nsamples);
-        q->vc = isfinite(y->s.median) ? y->s.median : median_of(ys, y->s.nsamples);
-    } else if (both_ci) {
-        q->test = T_CI;
-        q->significant = x->s.hi < y->s.lo || y->s.hi < x->s.lo;
-    } else {
-        q->test = T_SINGLE;
-    }
-    if (q->test != T_SINGLE && isfinite(x->s.median) && isfinite(y->s.median)) {
-        q->vb = x->s.median;
-        q->vc = y->s.median;
-    }
-    q->ratio = worse_ratio(hb, q->vb, q->vc);
-    if (both_ci && x->s.lo > 0 && y->s.lo > 0) {
-        /* The quotient of the two intervals: at least 90 % coverage when each holds its 95 %. */
-        q->lo = hb ? x->s.lo / y->s.hi : y->s.lo / x->s.hi;
-        q->hi = hb ? x->s.hi / y->s.lo : y->s.hi / x->s.lo;
-    }
-    if (q->test == T_SINGLE)
-        q->significant = isfinite(q->ratio) && (q->ratio > noise || q->ratio * noise < 1);
-    if (!isfinite(q->ratio))
-        q->verdict = V_NOT_COMPARABLE;
-    else if (q->significant && q->ratio > limit)
-        q->verdict = V_REGRESSED;
-    else if (q->significant && q->ratio * limit < 1)
-        q->verdict = V_IMPROVED;
+    d->threshold_pct = pct;
+    if (!isfinite(d->ratio))
+        d->verdict = MB_V_NOT_COMPARABLE;
+    else if (d->significant && d->ratio > limit)
+        d->verdict = MB_V_REGRESSED;
+    else if (d->significant && d->ratio * limit < 1)
+        d->verdict = MB_V_IMPROVED;
     else
-        q->verdict = V_UNCHANGED;
+        d->verdict = MB_V_UNCHANGED;
 }
 
-/* Worst first; pairs without a ratio (one side only, not comparable) after all others, in
- * the order of the files. */
+/* Across runs, on oriented logs: x the base runs', y the new runs'. With one run a side there
+ * is no test: the threshold alone decides (the band). */
+static void across(struct mb_cmp_decision *d, const double *x, size_t nx, const double *y,
+                   size_t ny, double pct)
+{
+    d->across = mb_across_runs(x, nx, y, ny, MB_COMPARE_ALPHA);
+    d->ratio = exp(d->across.shift);
+    d->lo = exp(d->across.lo);
+    d->hi = exp(d->across.hi);
+    d->coverage = d->across.coverage;
+    d->p = d->across.p;
+    d->exact = d->across.exact;
+    if (d->across.test == MB_ACROSS_NONE) {
+        d->test = MB_CMP_BAND;
+        d->significant = 1;
+    } else {
+        d->test = MB_CMP_RUNS;
+        d->significant = d->p < MB_COMPARE_ALPHA;
+    }
+    judge(d, pct);
+}
+
+static double threshold_of(const struct mb_comparison *c, int file_io)
+{
+    return file_io ? c->opts.io_threshold_pct : c->opts.threshold_pct;
+}
+
+/* One run a side: the best evidence both rows carry within their runs - their samples (a U
+ * test), their intervals of the median (disjoint), or, for fewer than MIN_SAMPLES_WITHIN
+ * samples, the noise band of single samples. */
+static void decide_single(const struct mb_comparison *cmp, struct mb_cmp_row *q)
+{
+    const struct measure *x = q->b, *y = q->c;
+    const struct side *sx = &x->s, *sy = &y->s;
+    struct mb_cmp_decision *d = &q->d;
+    const int hb = x->higher_better;
+    const double noise = 1 + cmp->opts.noise_pct / 100;
+    const int enough = sx->k >= MIN_SAMPLES_WITHIN && sy->k >= MIN_SAMPLES_WITHIN;
+    const int both_ci = enough && isfinite(sx->lo) && isfinite(sx->hi) && isfinite(sy->lo) &&
+                        isfinite(sy->hi) && sx->coverage >= 0.95 && sy->coverage >= 0.95;
+    const double *xs = cmp->runs[0].pool + sx->samples, *ys = cmp->runs[1].pool + sy->samples;
+
+    q->vb = sx->value;
+    q->vc = sy->value;
+    d->lo = d->hi = d->p = d->coverage = NAN;
+    if (enough && sx->nsamples >= MIN_SAMPLES_WITHIN && sy->nsamples >= MIN_SAMPLES_WITHIN) {
+        const struct mb_mwu u = mb_mwu_test(xs, sx->nsamples, ys, sy->nsamples);
+        d->test = MB_CMP_MWU;
+        d->p = u.p;
+        d->exact = u.exact;
+        d->significant = u.p < MB_COMPARE_ALPHA;
+        q->vb = isfinite(sx->median) ? sx->median : median_of(xs, sx->nsamples);
+        q->vc = isfinite(sy->median) ? sy->median : median_of(ys, sy->nsamples);
+    } else if (both_ci) {
+        d->test = MB_CMP_CI;
+        d->significant = sx->hi < sy->lo || sy->hi < sx->lo;
+    } else {
+        d->test = MB_CMP_SINGLE;
+    }
+    if (d->test != MB_CMP_SINGLE && isfinite(sx->median) && isfinite(sy->median)) {
+        q->vb = sx->median;
+        q->vc = sy->median;
+    }
+    d->ratio = worse_ratio(hb, q->vb, q->vc);
+    if (both_ci && sx->lo > 0 && sy->lo > 0) {
+        /* The quotient of the two intervals covers the ratio at least as often as both cover
+         * their medians (Bonferroni): 1 - (1 - c_base) - (1 - c_new). */
+        d->lo = hb ? sx->lo / sy->hi : sy->lo / sx->hi;
+        d->hi = hb ? sx->hi / sy->lo : sy->hi / sx->lo;
+        d->coverage = sx->coverage + sy->coverage - 1;
+    }
+    if (d->test == MB_CMP_SINGLE)
+        d->significant = isfinite(d->ratio) && (d->ratio > noise || d->ratio * noise < 1);
+    judge(d, threshold_of(cmp, x->file_io));
+}
+
+/* Several runs on a side: each run's value is one sample. v: the base runs' values, then the
+ * new runs'. A figure of 0 or below has no logarithm: unless every run printed the same
+ * number, the row is not comparable. */
+static void decide_runs(const struct mb_comparison *cmp, struct mb_cmp_row *q, const double *v)
+{
+    const size_t nb = cmp->nb, nc = cmp->nc;
+    double *x = mb_rs_alloc(NULL, nb + nc, sizeof *x);
+    int positive = 1, alike = 1;
+
+    q->vb = median_of(v, nb);
+    q->vc = median_of(v + nb, nc);
+    for (size_t i = 0; i < nb + nc; i++) {
+        positive &= v[i] > 0;
+        alike &= v[i] == v[0];
+        x[i] = oriented(q->m->higher_better, v[i]);
+    }
+    if (positive) {
+        across(&q->d, x, nb, x + nb, nc, threshold_of(cmp, q->m->file_io));
+    } else if (alike) {
+        q->d.test = MB_CMP_RUNS;
+        q->d.ratio = 1;
+        q->d.lo = q->d.hi = q->d.coverage = NAN;
+        q->d.p = 1;
+        judge(&q->d, threshold_of(cmp, q->m->file_io));
+    } else {
+        q->d.ratio = q->d.lo = q->d.hi = q->d.p = q->d.coverage = NAN;
+        q->d.verdict = MB_V_NOT_COMPARABLE;
+        snprintf(q->why, sizeof q->why, "a figure of 0 or below in some runs");
+    }
+    free(x);
+}
+
+/* Worst first; rows without a ratio (one group only, not comparable) after all others, in the
+ * order of the files; stable (qsort is not: the position is the last key). */
 static int by_ratio(const void *a, const void *b)
 {
-    const struct pair *x = a, *y = b;
-    const int fx = isfinite(x->ratio), fy = isfinite(y->ratio);
+    const struct mb_cmp_row *x = a, *y = b;
+    const int fx = isfinite(x->d.ratio), fy = isfinite(y->d.ratio);
 
     if (fx != fy)
         return fy - fx;
-    if (fx && x->ratio != y->ratio)
-        return x->ratio < y->ratio ? 1 : -1;
-    return 0;
+    if (fx && x->d.ratio != y->d.ratio)
+        return x->d.ratio < y->d.ratio ? 1 : -1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Stable: qsort is not, so the file order is the last key. */
-static int by_ratio_stable(const void *a, const void *b)
-{
-    const struct pair *x = a, *y = b;
-    const int r = by_ratio(a, b);
-    const void *px = x->b ? (const void *)x->b : (const void *)x->c;
-    const void *py = y->b ? (const void *)y->b : (const void *)y->c;
-
-    if (r)
-        return r;
-    if (!x->b != !y->b) /* only in base before only in new */
-        return x->b ? -1 : 1;
-    return (px > py) - (px < py);
-}
-
-/* The suites and process counts a file holds, for the "nothing matches" message. */
+/* The keys a group's first run holds, for the "nothing matches" message. */
 static void describe(const struct measures *ms, char *buf, size_t len)
 {
     size_t used = 0;
@@ -297,329 +207,278 @@ void mb_compare_free(struct mb_comparison *c)
 {
     if (!c)
         return;
-    free(c->p);
-    free(c->b.m);
-    free(c->c.m);
-    free(c->b.pool);
-    free(c->c.pool);
-    json_decref(c->b.index);
-    json_decref(c->c.index);
-    free(c->base_path);
-    free(c->new_path);
+    for (size_t i = 0; c->runs && i < c->nb + c->nc; i++)
+        mb_cmp_measures_free(&c->runs[i]);
+    for (size_t i = 0; i < c->nb; i++)
+        free(c->base_paths[i]);
+    for (size_t i = 0; i < c->nc; i++)
+        free(c->new_paths[i]);
+    for (size_t i = 0; i < c->nfam; i++)
+        free(c->fam[i].g);
+    free(c->fam);
+    free(c->base_paths);
+    free(c->new_paths);
+    free(c->runs);
+    free(c->row);
     free(c);
 }
 
-struct mb_comparison *mb_compare_build(const struct mb_records *base, const struct mb_records *cur,
+/* Rows: every key of every run, the values of each run (NAN where a run lacks it). */
+struct table {
+    json_t *index;
+    double *v; /* nrow x runs */
+    size_t cap;
+};
+
+static size_t row_of(struct mb_comparison *c, struct table *t, const struct measure *m)
+{
+    const size_t runs = c->nb + c->nc;
+    const json_t *j = json_object_get(t->index, m->key);
+    size_t i;
+
+    if (j)
+        return (size_t)json_integer_value(j);
+    if (c->nrow == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 256;
+        c->row = mb_rs_alloc(c->row, t->cap, sizeof *c->row);
+        t->v = mb_rs_alloc(t->v, t->cap * runs, sizeof *t->v);
+    }
+    i = c->nrow++;
+    memset(&c->row[i], 0, sizeof c->row[i]);
+    c->row[i].m = m;
+    c->row[i].seq = i;
+    c->row[i].family = -1;
+    c->row[i].d.ratio = c->row[i].d.lo = c->row[i].d.hi = c->row[i].d.p = NAN;
+    c->row[i].d.coverage = NAN;
+    for (size_t r = 0; r < runs; r++)
+        t->v[i * runs + r] = NAN;
+    mb_rs_index_set(t->index, m->key, (long long)i);
+    return i;
+}
+
+static void decide_row(struct mb_comparison *c, struct mb_cmp_row *q, const double *v)
+{
+    for (size_t r = 0; r < c->nb + c->nc; r++)
+        if (isfinite(v[r]))
+            r < c->nb ? q->have_b++ : q->have_c++;
+    if (q->have_b == 0)
+        q->d.verdict = MB_V_ONLY_NEW;
+    else if (q->have_c == 0)
+        q->d.verdict = MB_V_ONLY_BASE;
+    else if (q->have_b < c->nb || q->have_c < c->nc) {
+        q->d.verdict = MB_V_NOT_COMPARABLE;
+        snprintf(q->why, sizeof q->why, "measured in %zu of %zu base and %zu of %zu new runs",
+                 q->have_b, c->nb, q->have_c, c->nc);
+    } else if (c->single) {
+        decide_single(c, q);
+        if (q->d.verdict == MB_V_NOT_COMPARABLE)
+            snprintf(q->why, sizeof q->why, "no ratio (a figure of 0)");
+    } else {
+        decide_runs(c, q, v);
+    }
+}
+
+static size_t family_of(struct mb_comparison *c, json_t *index, const struct measure *m)
+{
+    const size_t runs = c->nb + c->nc;
+    const json_t *j = json_object_get(index, m->family);
+    struct mb_cmp_family *f;
+
+    if (j)
+        return (size_t)json_integer_value(j);
+    c->fam = mb_rs_alloc(c->fam, c->nfam + 1, sizeof *c->fam);
+    f = &c->fam[c->nfam];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", m->family);
+    f->unit = m->unit;
+    f->higher_better = m->higher_better;
+    f->file_io = m->file_io;
+    f->g = mb_rs_alloc(NULL, runs, sizeof *f->g);
+    for (size_t r = 0; r < runs; r++)
+        f->g[r] = 0;
+    mb_rs_index_set(index, f->name, (long long)c->nfam);
+    return c->nfam++;
+}
+
+/* Each family's geometric mean over its compared rows, per run (the mean of the oriented logs:
+ * every size weighs the same, whatever its magnitude), tested across runs; then the overall:
+ * the mean over families, judged by the threshold whose logarithm is the mean of the families'
+ * (so that every family moved by its own threshold moves the overall by the overall's). */
+static void summarise(struct mb_comparison *c, const struct table *t)
+{
+    const size_t runs = c->nb + c->nc;
+    json_t *index = json_object();
+    double *all = mb_rs_alloc(NULL, runs, sizeof *all), limit = 0;
+
+    for (size_t i = 0; i < c->nrow; i++) {
+        struct mb_cmp_row *q = &c->row[i];
+        const double *v = t->v + i * runs;
+        int positive = 1;
+        size_t f;
+
+        if (q->d.verdict > MB_V_IMPROVED)
+            continue;
+        for (size_t r = 0; r < runs; r++)
+            positive &= v[r] > 0;
+        if (!positive)
+            continue;
+        f = family_of(c, index, q->m);
+        q->family = (long)f;
+        c->fam[f].rows++;
+        for (size_t r = 0; r < runs; r++)
+            c->fam[f].g[r] += oriented(q->m->higher_better, v[r]);
+    }
+    for (size_t r = 0; r < runs; r++)
+        all[r] = 0;
+    for (size_t f = 0; f < c->nfam; f++) {
+        struct mb_cmp_family *fm = &c->fam[f];
+        for (size_t r = 0; r < runs; r++) {
+            fm->g[r] /= (double)fm->rows;
+            all[r] += fm->g[r];
+        }
+        across(&fm->d, fm->g, c->nb, fm->g + c->nb, c->nc, threshold_of(c, fm->file_io));
+        c->fam_count[fm->d.verdict]++;
+        limit += log1p(threshold_of(c, fm->file_io) / 100);
+    }
+    c->overall_families = c->nfam;
+    if (c->nfam) {
+        for (size_t r = 0; r < runs; r++)
+            all[r] /= (double)c->nfam;
+        across(&c->overall, all, c->nb, all + c->nb, c->nc,
+               100 * expm1(limit / (double)c->nfam));
+    } else {
+        c->overall.ratio = c->overall.lo = c->overall.hi = c->overall.p = NAN;
+        c->overall.coverage = NAN;
+        c->overall.verdict = MB_V_NOT_COMPARABLE;
+    }
+    free(all);
+    json_decref(index);
+}
+
+static char **paths_of(const struct mb_records *r, size_t n)
+{
+    char **p = mb_rs_alloc(NULL, n, sizeof *p);
+    for (size_t i = 0; i < n; i++)
+        p[i] = mb_rs_strdup(r[i].path ? r[i].path : "");
+    return p;
+}
+
+static void resolve_thresholds(struct mb_comparison *c, const struct mb_compare_opts *opts)
+{
+    c->opts = *opts;
+    if (c->opts.threshold_pct < 0)
+        c->opts.threshold_pct =
+            c->single ? MB_COMPARE_SINGLE_THRESHOLD_PCT : MB_COMPARE_THRESHOLD_PCT;
+    if (c->opts.io_threshold_pct < 0)
+        c->opts.io_threshold_pct =
+            c->single ? MB_COMPARE_SINGLE_IO_THRESHOLD_PCT : MB_COMPARE_IO_THRESHOLD_PCT;
+}
+
+struct mb_comparison *mb_compare_build(const struct mb_records *base, size_t nbase,
+                                       const struct mb_records *cur, size_t ncur,
                                        const struct mb_compare_opts *opts, char *msg, size_t len)
 {
-    struct mb_comparison *c = mb_rs_alloc(NULL, 1, sizeof *c);
-    size_t both = 0;
+    struct mb_comparison *c;
+    struct table t = {0};
+    size_t both = 0, runs = nbase + ncur;
 
+    if (mb_cmp_group_check(base, nbase, "base", msg, len) != 0 ||
+        mb_cmp_group_check(cur, ncur, "new", msg, len) != 0)
+        return NULL;
+    c = mb_rs_alloc(NULL, 1, sizeof *c);
     memset(c, 0, sizeof *c);
-    c->opts = *opts;
-    c->base_path = mb_rs_strdup(base->path ? base->path : "");
-    c->new_path = mb_rs_strdup(cur->path ? cur->path : "");
-    c->b.index = json_object();
-    c->c.index = json_object();
-    extract(base, &c->b);
-    extract(cur, &c->c);
-    c->p = mb_rs_alloc(NULL, c->b.n + c->c.n + 1, sizeof *c->p);
-    for (size_t i = 0; i < c->b.n; i++) {
-        const json_t *j = json_object_get(c->c.index, c->b.m[i].key);
-        struct pair *q = &c->p[c->np++];
-
-        memset(q, 0, sizeof *q);
-        q->b = &c->b.m[i];
-        q->ratio = q->lo = q->hi = q->p = NAN;
-        if (j) {
-            q->c = &c->c.m[json_integer_value(j)];
-            decide(c, q);
-            both++;
-        } else {
-            q->verdict = V_ONLY_BASE;
+    c->nb = nbase;
+    c->nc = ncur;
+    c->single = nbase == 1 && ncur == 1;
+    resolve_thresholds(c, opts);
+    c->base_paths = paths_of(base, nbase);
+    c->new_paths = paths_of(cur, ncur);
+    c->runs = mb_rs_alloc(NULL, runs, sizeof *c->runs);
+    for (size_t r = 0; r < runs; r++)
+        mb_cmp_extract(r < nbase ? &base[r] : &cur[r - nbase], &c->runs[r]);
+    t.index = json_object();
+    for (size_t r = 0; r < runs; r++)
+        for (size_t i = 0; i < c->runs[r].n; i++) {
+            const struct measure *m = &c->runs[r].m[i];
+            const size_t k = row_of(c, &t, m);
+            t.v[k * runs + r] = mb_cmp_run_value(m);
+            if (r < nbase && !c->row[k].b)
+                c->row[k].b = m;
+            if (r >= nbase && !c->row[k].c)
+                c->row[k].c = m;
         }
-        c->count[q->verdict]++;
-    }
-    for (size_t i = 0; i < c->c.n; i++) {
-        if (json_object_get(c->b.index, c->c.m[i].key))
-            continue;
-        struct pair *q = &c->p[c->np++];
-        memset(q, 0, sizeof *q);
-        q->c = &c->c.m[i];
-        q->ratio = q->lo = q->hi = q->p = NAN;
-        q->verdict = V_ONLY_NEW;
-        c->count[q->verdict]++;
+    for (size_t i = 0; i < c->nrow; i++) {
+        decide_row(c, &c->row[i], t.v + i * runs);
+        both += c->row[i].have_b && c->row[i].have_c;
+        c->count[c->row[i].d.verdict]++;
     }
     if (both == 0) {
         char db[120], dc[120];
-        describe(&c->b, db, sizeof db);
-        describe(&c->c, dc, sizeof dc);
-        if (c->b.n == 0 || c->c.n == 0)
+        describe(&c->runs[0], db, sizeof db);
+        describe(&c->runs[nbase], dc, sizeof dc);
+        if (c->runs[0].n == 0 || c->runs[nbase].n == 0)
             snprintf(msg, len, "'%s' holds no results to compare",
-                     c->b.n == 0 ? c->base_path : c->new_path);
+                     c->runs[0].n == 0 ? c->base_paths[0] : c->new_paths[0]);
         else
             snprintf(msg, len,
                      "no measurement of '%s' matches one of '%s' (%s vs %s): compare runs of the "
                      "same benchmarks, sizes and process counts",
-                     c->base_path, c->new_path, db, dc);
+                     c->base_paths[0], c->new_paths[0], db, dc);
+        free(t.v);
+        json_decref(t.index);
         mb_compare_free(c);
         return NULL;
     }
-    qsort(c->p, c->np, sizeof *c->p, by_ratio_stable);
+    summarise(c, &t);
+    free(t.v);
+    json_decref(t.index);
+    qsort(c->row, c->nrow, sizeof *c->row, by_ratio);
     return c;
 }
 
 int mb_compare_status(const struct mb_comparison *c)
 {
-    return c->count[V_REGRESSED] ? 1 : 0;
+    return c->fam_count[MB_V_REGRESSED] || c->overall.verdict == MB_V_REGRESSED ? 1 : 0;
 }
 
-static const char *key_of(const struct pair *q)
+struct point_ref {
+    const struct mb_cmp_row *q;
+};
+
+static int by_family_size(const void *a, const void *b)
 {
-    return q->b ? q->b->key : q->c->key;
+    const struct mb_cmp_row *x = ((const struct point_ref *)a)->q;
+    const struct mb_cmp_row *y = ((const struct point_ref *)b)->q;
+
+    if (x->family != y->family)
+        return x->family < y->family ? -1 : 1;
+    return (x->m->bytes > y->m->bytes) - (x->m->bytes < y->m->bytes);
 }
 
-static size_t compared(const struct mb_comparison *c)
+void mb_compare_points(const struct mb_comparison *c,
+                       void (*fn)(const struct mb_compare_point *p, void *arg), void *arg)
 {
-    return c->count[V_UNCHANGED] + c->count[V_REGRESSED] + c->count[V_IMPROVED];
-}
+    struct point_ref *ref = mb_rs_alloc(NULL, c->nrow + 1, sizeof *ref);
+    size_t n = 0;
 
-static size_t not_comparable(const struct mb_comparison *c)
-{
-    return c->count[V_NOT_COMPARABLE] + c->count[V_ONLY_BASE] + c->count[V_ONLY_NEW];
-}
-
-/* "U p=0.003", "CI", "1 sample" */
-static void test_text(const struct pair *q, char *buf, size_t len)
-{
-    if (!q->b || !q->c)
-        snprintf(buf, len, "-");
-    else if (q->test == T_MWU)
-        snprintf(buf, len, "U p=%.2g%s", q->p, q->exact ? "" : "~");
-    else if (q->test == T_CI)
-        snprintf(buf, len, "CI %s", q->significant ? "apart" : "overlap");
-    else
-        snprintf(buf, len, "1 sample");
-}
-
-static void interval_text(const struct pair *q, char *buf, size_t len)
-{
-    if (isfinite(q->lo) && isfinite(q->hi))
-        snprintf(buf, len, "[%.3f, %.3f]", q->lo, q->hi);
-    else
-        snprintf(buf, len, "-");
-}
-
-static int shown(const struct mb_comparison *c, const struct pair *q)
-{
-    return c->opts.all || q->verdict == V_REGRESSED || q->verdict == V_IMPROVED ||
-           q->verdict >= V_NOT_COMPARABLE;
-}
-
-static void summary_text(const struct mb_comparison *c, char *buf, size_t len)
-{
-    snprintf(buf, len,
-             "%zu compared: %zu regressed, %zu improved, %zu unchanged; %zu not comparable (%zu "
-             "only in base, %zu only in new, %zu without a ratio)",
-             compared(c), c->count[V_REGRESSED], c->count[V_IMPROVED], c->count[V_UNCHANGED],
-             not_comparable(c), c->count[V_ONLY_BASE], c->count[V_ONLY_NEW],
-             c->count[V_NOT_COMPARABLE]);
-}
-
-/* Benchmark names, modes and file names come from the files: printed with control characters
- * shown as \xNN (core/report_text.h), so that an escape sequence in a results file cannot
- * retitle or recolour the terminal. */
-void mb_compare_text(const struct mb_comparison *c, FILE *out)
-{
-    size_t hidden = 0;
-    char sum[300];
-
-    mb_fprintf_escaped(out, "# mpibench compare: base '%s', new '%s'\n", c->base_path, c->new_path);
-    mb_fprintf_escaped(out,
-                       "# a change counts when it is significant (Mann-Whitney U test, two-sided, "
-                       "alpha %g, where both rows carry their samples; else disjoint 95 %% "
-                       "intervals of the median; else, for single samples, beyond the noise "
-                       "band of %g %%) and worse or better than the threshold of %g %% (file "
-                       "I/O: %g %%)\n",
-                       MB_COMPARE_ALPHA, c->opts.noise_pct, c->opts.threshold_pct,
-                       c->opts.io_threshold_pct);
-    mb_fprintf_escaped(out,
-                       "# ratio > 1: the new run is worse (time new/base, bandwidth base/new); "
-                       "values are medians where both rows have them\n");
-    mb_fprintf_escaped(out, "%9s %-17s %12s %12s %-5s %-14s %-13s %s\n", "ratio", "interval",
-                       "base", "new", "unit", "verdict", "test", "measurement");
-    for (size_t i = 0; i < c->np; i++) {
-        const struct pair *q = &c->p[i];
-        const struct measure *m = q->b ? q->b : q->c;
-        char test[40], iv[40], rb[16], vb[24], vc[24];
-
-        if (!shown(c, q)) {
-            hidden++;
-            continue;
-        }
-        test_text(q, test, sizeof test);
-        interval_text(q, iv, sizeof iv);
-        snprintf(rb, sizeof rb, isfinite(q->ratio) ? "%.3f" : "-", q->ratio);
-        snprintf(vb, sizeof vb, q->b ? "%.4g" : "-", q->b ? q->vb : 0.0);
-        snprintf(vc, sizeof vc, q->c ? "%.4g" : "-", q->c ? q->vc : 0.0);
-        if (!q->c)
-            snprintf(vb, sizeof vb, "%.4g", q->b->s.value);
-        if (!q->b)
-            snprintf(vc, sizeof vc, "%.4g", q->c->s.value);
-        mb_fprintf_escaped(out, "%9s %-17s %12s %12s %-5s %-14s %-13s %s\n", rb, iv, vb, vc,
-                           m->unit, verdict_name[q->verdict], test, key_of(q));
+    for (size_t i = 0; i < c->nrow; i++)
+        if (c->row[i].family >= 0 && isfinite(c->row[i].m->bytes))
+            ref[n++].q = &c->row[i];
+    qsort(ref, n, sizeof *ref, by_family_size);
+    for (size_t i = 0; i < n; i++) {
+        const struct mb_cmp_row *q = ref[i].q;
+        const struct mb_compare_point p = {
+            .family = c->fam[q->family].name,
+            .family_index = (int)q->family,
+            .bytes = q->m->bytes,
+            .ratio = q->d.ratio,
+            .lo = q->d.lo,
+            .hi = q->d.hi,
+            .changed = q->d.verdict == MB_V_REGRESSED  ? 1
+                       : q->d.verdict == MB_V_IMPROVED ? -1
+                                                       : 0,
+        };
+        fn(&p, arg);
     }
-    if (hidden)
-        mb_fprintf_escaped(out, "# %zu unchanged rows not shown (--all shows them)\n", hidden);
-    summary_text(c, sum, sizeof sum);
-    mb_fprintf_escaped(out, "# %s\n", sum);
-}
-
-/* A string for jansson: the key's bytes, those outside printable ASCII as '?' (a name cut at
- * its buffer's end may end inside a UTF-8 sequence, which jansson refuses). */
-static json_t *jstr(const char *s)
-{
-    char buf[256];
-    size_t i = 0;
-
-    for (; s[i] && i + 1 < sizeof buf; i++)
-        buf[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-    buf[i] = '\0';
-    return json_string(buf);
-}
-
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *side_json(const struct side *s, double compared_value)
-{
-    json_t *o = json_object();
-
-    json_object_set_new(o, "value", jnum(s->value));
-    json_object_set_new(o, "compared", jnum(compared_value));
-    json_object_set_new(o, "sample_count", json_integer(s->k));
-    json_object_set_new(o, "median", jnum(s->median));
-    json_object_set_new(o, "ci95_low", jnum(s->lo));
-    json_object_set_new(o, "ci95_high", jnum(s->hi));
-    json_object_set_new(o, "raw_samples", json_integer((json_int_t)s->nsamples));
-    return o;
-}
-
-static void emit(FILE *out, json_t *o)
-{
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    if (s)
-        fprintf(out, "%s\n", s);
-    free(s);
-    json_decref(o);
-}
-
-void mb_compare_json(const struct mb_comparison *c, FILE *out)
-{
-    json_t *s;
-    char sum[300];
-
-    for (size_t i = 0; i < c->np; i++) {
-        const struct pair *q = &c->p[i];
-        const struct measure *m = q->b ? q->b : q->c;
-        json_t *o = json_object();
-
-        json_object_set_new(o, "type", json_string("compare_row"));
-        json_object_set_new(o, "measurement", jstr(key_of(q)));
-        json_object_set_new(o, "unit", jstr(m->unit));
-        json_object_set_new(o, "better", json_string(m->higher_better ? "higher" : "lower"));
-        json_object_set_new(o, "file_io", json_boolean(m->file_io));
-        json_object_set_new(o, "verdict", json_string(verdict_json[q->verdict]));
-        json_object_set_new(o, "base",
-                            q->b ? side_json(&q->b->s, q->c ? q->vb : NAN) : json_null());
-        json_object_set_new(o, "new", q->c ? side_json(&q->c->s, q->b ? q->vc : NAN) : json_null());
-        json_object_set_new(o, "ratio", jnum(q->ratio));
-        json_object_set_new(o, "ratio_low", jnum(q->lo));
-        json_object_set_new(o, "ratio_high", jnum(q->hi));
-        json_object_set_new(o, "test",
-                            q->b && q->c ? json_string(test_json[q->test]) : json_null());
-        json_object_set_new(o, "p_value", jnum(q->p));
-        json_object_set_new(
-            o, "exact", q->test == T_MWU && q->b && q->c ? json_boolean(q->exact) : json_null());
-        json_object_set_new(o, "significant",
-                            q->b && q->c && isfinite(q->ratio) ? json_boolean(q->significant)
-                                                               : json_null());
-        emit(out, o);
-    }
-    summary_text(c, sum, sizeof sum);
-    s = json_object();
-    json_object_set_new(s, "type", json_string("compare_summary"));
-    json_object_set_new(s, "base", jstr(c->base_path));
-    json_object_set_new(s, "new", jstr(c->new_path));
-    json_object_set_new(s, "threshold_percent", json_real(c->opts.threshold_pct));
-    json_object_set_new(s, "io_threshold_percent", json_real(c->opts.io_threshold_pct));
-    json_object_set_new(s, "noise_percent", json_real(c->opts.noise_pct));
-    json_object_set_new(s, "alpha", json_real(MB_COMPARE_ALPHA));
-    json_object_set_new(s, "compared", json_integer((json_int_t)compared(c)));
-    json_object_set_new(s, "regressed", json_integer((json_int_t)c->count[V_REGRESSED]));
-    json_object_set_new(s, "improved", json_integer((json_int_t)c->count[V_IMPROVED]));
-    json_object_set_new(s, "unchanged", json_integer((json_int_t)c->count[V_UNCHANGED]));
-    json_object_set_new(s, "not_comparable", json_integer((json_int_t)not_comparable(c)));
-    json_object_set_new(s, "only_in_base", json_integer((json_int_t)c->count[V_ONLY_BASE]));
-    json_object_set_new(s, "only_in_new", json_integer((json_int_t)c->count[V_ONLY_NEW]));
-    json_object_set_new(s, "exit_status", json_integer(mb_compare_status(c)));
-    json_object_set_new(s, "text", jstr(sum));
-    emit(out, s);
-}
-
-char *mb_compare_html(const struct mb_comparison *c)
-{
-    char *buf = NULL, sum[300];
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-
-    if (!f) {
-        fprintf(stderr, "mpibench: out of memory (the comparison's page)\n");
-        abort();
-    }
-    summary_text(c, sum, sizeof sum);
-    fputs("<h2>Comparison</h2>\n<p>Base <code>", f);
-    mb_html_text(f, c->base_path);
-    fputs("</code>, new <code>", f);
-    mb_html_text(f, c->new_path);
-    fputs("</code>: ", f);
-    mb_html_text(f, sum);
-    fprintf(f,
-            ". Ratio &gt; 1: the new run is worse; threshold %g %% (file I/O %g %%), noise band "
-            "of single samples %g %%, U test at alpha %g.</p>\n",
-            c->opts.threshold_pct, c->opts.io_threshold_pct, c->opts.noise_pct, MB_COMPARE_ALPHA);
-    fputs("<table id=\"comparison\">\n<tr><th>ratio</th><th>interval</th><th>base</th>"
-          "<th>new</th><th>unit</th><th>verdict</th><th>test</th><th>measurement</th></tr>\n",
-          f);
-    for (size_t i = 0; i < c->np; i++) {
-        const struct pair *q = &c->p[i];
-        const struct measure *m = q->b ? q->b : q->c;
-        char test[40], iv[40];
-
-        if (!shown(c, q))
-            continue;
-        test_text(q, test, sizeof test);
-        interval_text(q, iv, sizeof iv);
-        fputs("<tr><td class=\"num\">", f);
-        if (isfinite(q->ratio))
-            fprintf(f, "%.3f", q->ratio);
-        fprintf(f, "</td><td>%s</td><td class=\"num\">", iv);
-        if (q->b)
-            fprintf(f, "%.4g", q->c ? q->vb : q->b->s.value);
-        fputs("</td><td class=\"num\">", f);
-        if (q->c)
-            fprintf(f, "%.4g", q->b ? q->vc : q->c->s.value);
-        fputs("</td><td>", f);
-        mb_html_text(f, m->unit);
-        fprintf(f, "</td><td>%s</td><td>", verdict_name[q->verdict]);
-        mb_html_text(f, test);
-        fputs("</td><td>", f);
-        mb_html_text(f, key_of(q));
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
-    fclose(f);
-    return buf;
+    free(ref);
 }

@@ -22,10 +22,10 @@ static int by_value(const void *a, const void *b)
  * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i) (Mann and Whitney 1947; Andrews, "The Theory of
  * Partitions", 3.3), built here one factor at a time; every coefficient is an integer below
  * C(m+n, m). */
-static double exact_cdf(size_t m, size_t n, double u)
+static double *arrangements(size_t m, size_t n)
 {
     const size_t top = m * n;
-    double *c = mb_rs_alloc(NULL, top + 1, sizeof *c), total = 0, below = 0;
+    double *c = mb_rs_alloc(NULL, top + 1, sizeof *c);
 
     c[0] = 1;
     for (size_t k = 1; k <= top; k++)
@@ -38,13 +38,72 @@ static double exact_cdf(size_t m, size_t n, double u)
         for (size_t k = i; k <= top; k++)
             c[k] += c[k - i];
     }
-    for (size_t k = 0; k <= top; k++) {
+    return c;
+}
+
+static double exact_cdf(size_t m, size_t n, double u)
+{
+    double *c = arrangements(m, n), total = 0, below = 0;
+
+    for (size_t k = 0; k <= m * n; k++) {
         total += c[k];
         if ((double)k <= u)
             below += c[k];
     }
     free(c);
     return below / total;
+}
+
+/* The standard normal z with P(Z >= z) = q (0 < q < 1), by bisection on erfc: the rank of the
+ * interval needs it once per comparison, so a few dozen steps cost nothing. */
+static double normal_upper(double q)
+{
+    double lo = -40, hi = 40;
+
+    for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+        const double mid = (lo + hi) / 2;
+        if (0.5 * erfc(mid / sqrt(2)) > q)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+size_t mb_mwu_ci_rank(size_t m, size_t n, double alpha, double *coverage)
+{
+    const size_t top = m * n;
+    size_t k = 1;
+
+    if (top == 0) {
+        *coverage = 0;
+        return 0;
+    }
+    if (m + n <= MB_MWU_EXACT_MAX) {
+        double *c = arrangements(m, n), total = 0, below = 0, upto;
+        for (size_t i = 0; i <= top; i++)
+            total += c[i];
+        /* below = P(U <= k - 1), upto = P(U <= k) */
+        below = c[0] / total;
+        upto = below + (top >= 1 ? c[1] / total : 0);
+        while (k < (top + 1) / 2 && 2 * upto <= alpha) {
+            k++;
+            below = upto;
+            upto += c[k] / total;
+        }
+        free(c);
+        *coverage = 1 - 2 * below;
+        return k;
+    }
+    {
+        /* Beyond the exact counts: U's normal approximation, mean mn/2 and variance mn(m + n +
+         * 1)/12, the rank rounded down (the interval a little wider than 1 - alpha). */
+        const double mn = (double)top, sd = sqrt(mn * ((double)(m + n) + 1) / 12);
+        const double kk = floor(mn / 2 - normal_upper(alpha / 2) * sd);
+        k = kk >= 1 ? (size_t)kk : 1;
+        *coverage = 1 - erfc(((mn / 2) - ((double)k - 0.5)) / sd / sqrt(2));
+        return k;
+    }
 }
 
 struct mb_mwu mb_mwu_test(const double *x, size_t nx, const double *y, size_t ny)

@@ -2,7 +2,8 @@
 /* The Mann-Whitney U test (Wilcoxon rank-sum test) of two sets of samples, as mpibench compare
  * uses it where both runs carry a measurement's samples (docs/adr/compare-significance.md): the
  * test Google Benchmark's tools/gbench/report.py runs per benchmark, and the nonparametric test
- * Hoefler and Belli ("Scientific benchmarking of parallel computing systems", SC'15, rule 8)
+ * Hoefler and Belli ("Scientific benchmarking of parallel computing systems", SC'15, rules 6 and 7:
+ * do not assume normality, compare nondeterministic data in a statistically sound way)
  * recommend for timings, which are rarely normal. */
 #ifndef MB_MWU_H
 #define MB_MWU_H
@@ -24,5 +25,13 @@ struct mb_mwu {
  * nx ny - U)), capped at 1); otherwise the normal approximation with the tie correction of the
  * variance and a continuity correction of 1/2. All values equal: p = 1. */
 struct mb_mwu mb_mwu_test(const double *x, size_t nx, const double *y, size_t ny);
+
+/* The rank k (1-based) of the distribution-free interval of a shift between samples of m and n
+ * values (Hollander and Wolfe, "Nonparametric Statistical Methods", 4.3): of the m n sorted
+ * differences, [D(k), D(m n + 1 - k)] covers the shift with 1 - 2 P(U <= k - 1), the largest
+ * k whose coverage is still at least 1 - alpha (exact for m + n <= MB_MWU_EXACT_MAX, else
+ * from U's normal approximation); k = 1 with a smaller coverage when no such k exists (2
+ * against 2: the whole range covers 4/6). *coverage: the interval's coverage. */
+size_t mb_mwu_ci_rank(size_t m, size_t n, double alpha, double *coverage);
 
 #endif

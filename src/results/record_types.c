@@ -172,8 +172,13 @@ const struct mb_record_type mb_record_types[] = {
     {.type = "beffio_type",
      .file_io = HAS("type"),
      .written_by = "b_eff_io",
-     .name = {STR(" ", "access", ""), STR(" ", "pattern_type", ""), PROCS},
-     .figures = {{.name = "b_eff_io",
+     /* One family of every access method and pattern type of a partition (compare sums a
+      * family up as one figure: ten single rows were ten families, each as noisy as one file
+      * system call). */
+     .name = {PROCS},
+     .at = {INT(", partition ", "partition", ""), STR(", ", "access", ""),
+            STR(" ", "pattern_type", "")},
+     .figures = {{.name = "b_eff_io by access and pattern type",
                   .field = "weighted_mb_per_sec",
                   .unit = "MB/s",
                   .better = MB_RT_HIGHER}}},

@@ -13,6 +13,7 @@
 #include "results/plot.h"
 #include "results/plot_dir.h"
 #include "results/records.h"
+#include "results/tools_internal.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-__attribute__((format(printf, 2, 3))) static int usage_error(const char *tool, const char *fmt, ...)
+int mb_tool_usage_error(const char *tool, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -35,7 +38,7 @@ __attribute__((format(printf, 2, 3))) static int usage_error(const char *tool, c
 
 /* Standard output must reach its reader: a failed write (stdout on /dev/full, closed) is a
  * run-time error, status 1, as in the suites (core/sink.h). */
-static int check_stdout(const char *tool, int status)
+int mb_tool_check_stdout(const char *tool, int status)
 {
     char msg[1200];
 
@@ -45,50 +48,64 @@ static int check_stdout(const char *tool, int status)
     return MB_EXIT_RUNTIME;
 }
 
-static int help(const char *tool, const char *text)
+int mb_tool_help(const char *tool, const char *text)
 {
     mb_fprintf_escaped(stdout, "%s", text);
-    return check_stdout(tool, 0);
+    return mb_tool_check_stdout(tool, 0);
+}
+
+/* A run directory (the main job's output, or scripts/runs.sh's RUN-i) stands for its
+ * results.jsonl: the name of the file to read (malloc'd), or NULL when a directory has none. */
+static char *results_file(const char *path)
+{
+    struct stat st;
+    char *file;
+
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return mb_rs_strdup(path);
+    file = mb_rs_alloc(NULL, strlen(path) + sizeof "/results.jsonl", 1);
+    sprintf(file, "%s%sresults.jsonl", path, path[strlen(path) - 1] == '/' ? "" : "/");
+    if (access(file, F_OK) != 0) {
+        free(file);
+        return NULL;
+    }
+    return file;
 }
 
 /* Each file must hold at least one record: an empty or blank file is bad input for both
  * tools alike (status 2, nothing written). */
-static int load(struct mb_records *r, const char *tool, const char *verb, int n, char **paths)
+static int load(struct mb_records *r, const char *tool, const char *verb, const char *path)
 {
-    char msg[1200];
+    char msg[1200], *file = results_file(path);
+    size_t cut;
+    int status = 0;
 
-    for (int i = 0; i < n; i++) {
-        const size_t before = r->n;
-        size_t cut;
-        if (mb_records_load(r, paths[i], &cut, msg, sizeof msg) != 0)
-            return usage_error(tool, "%s", msg);
-        if (r->n == before)
-            return usage_error(tool, "'%s' holds no results to %s (it is empty or blank)", paths[i],
-                               verb);
-        if (cut)
-            mb_eprintf("mpibench %s: note: '%s' ends in a cut record (a run that was killed); "
-                       "the records before it are used",
-                       tool, paths[i]);
-    }
-    return 0;
+    if (!file)
+        return mb_tool_usage_error(tool,
+                                   "'%s' is a directory without results.jsonl: give a results "
+                                   "file, or a directory of one run",
+                                   path);
+    if (mb_records_load(r, file, &cut, msg, sizeof msg) != 0)
+        status = mb_tool_usage_error(tool, "%s", msg);
+    else if (r->n == 0)
+        status = mb_tool_usage_error(tool, "'%s' holds no results to %s (it is empty or blank)",
+                                     file, verb);
+    else if (cut)
+        mb_eprintf("mpibench %s: note: '%s' ends in a cut record (a run that was killed); "
+                   "the records before it are used",
+                   tool, file);
+    free(file);
+    return status;
 }
 
-/* The runs of plot and compare --html: one record set per file, named by the file as given
- * (a second file of the same name: "NAME (2)"), so that two runs are two sets of series. */
-struct runs {
-    struct mb_records *r;
-    char **label;
-    size_t n;
-};
-
-static int load_runs(struct runs *runs, const char *tool, const char *verb, int n, char **paths)
+int mb_tool_load_runs(struct mb_tool_runs *runs, const char *tool, const char *verb, int n, char **paths)
 {
     runs->r = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->r);
     runs->label = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->label);
     memset(runs->r, 0, (size_t)n * sizeof *runs->r);
     runs->n = 0;
     for (int i = 0; i < n; i++) {
-        const int status = load(&runs->r[i], tool, verb, 1, paths + i);
+        const int status = load(&runs->r[i], tool, verb, paths[i]);
         size_t same = 1;
         runs->n++;
         runs->label[i] = NULL;
@@ -105,7 +122,7 @@ static int load_runs(struct runs *runs, const char *tool, const char *verb, int 
     return 0;
 }
 
-static void free_runs(struct runs *runs)
+void mb_tool_free_runs(struct mb_tool_runs *runs)
 {
     for (size_t i = 0; i < runs->n; i++) {
         mb_records_free(&runs->r[i]);
@@ -115,11 +132,91 @@ static void free_runs(struct runs *runs)
     free(runs->label);
 }
 
-/* The plots and index.html of the runs into dir (created or checked before): 0; 1 when the
- * images were not drawn (no gnuplot: the scripts are there, a message says so); -1 when a
- * file could not be written (a message says which). */
-static int write_plots(const char *tool, const struct runs *runs, const char *dir,
-                       const char *extra)
+/* 1 when the argument a is an option that takes the next argument as its value ("--json" of a
+ * required_argument row without "=", "-t" or a cluster "-at" ending in a letter with ':'). */
+static int takes_next(const char *a, const char *shortopts, const struct option *longs)
+{
+    if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+        return 0;
+    if (a[1] == '-') {
+        if (strchr(a, '='))
+            return 0;
+        for (size_t i = 0; longs[i].name; i++)
+            if (strcmp(longs[i].name, a + 2) == 0)
+                return longs[i].has_arg == required_argument;
+        return 0;
+    }
+    for (const char *c = a + 1; *c; c++) {
+        const char *o = strchr(shortopts, *c);
+        if (*c != ':' && o && o[1] == ':')
+            return c[1] == '\0'; /* the value is the rest of the word, or the next word */
+    }
+    return 0;
+}
+
+/* The index of the first "--" that is no option's value, from first on; -1 without one. */
+static int separator(int argc, char **argv, int first, const char *shortopts,
+                     const struct option *longs)
+{
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return i;
+        if (takes_next(argv[i], shortopts, longs))
+            i++;
+    }
+    return -1;
+}
+
+/* getopt_long over argv[from..to) (with argv[0] as the program's name), the options to
+ * option(), the other words appended to files. */
+static int parse_part(int argc, char **argv, int from, int to, const char *shortopts,
+                      const struct option *longs,
+                      int (*option)(int c, const char *arg, void *user), void *user,
+                      struct mb_tool_args *args)
+{
+    char **part = mb_rs_alloc(NULL, (size_t)(to - from) + 2, sizeof *part);
+    int n = 1, c, status = -1;
+
+    (void)argc;
+    part[0] = argv[0];
+    for (int i = from; i < to; i++)
+        part[n++] = argv[i];
+    part[n] = NULL;
+    opterr = 0;
+    optind = 1;
+    while (status < 0 && (c = getopt_long(n, part, shortopts, longs, NULL)) != -1)
+        status = option(c, c == ':' || c == '?' ? part[optind - 1] : optarg, user);
+    for (int i = optind; status < 0 && i < n; i++)
+        args->files[args->nfiles++] = part[i];
+    free(part);
+    return status;
+}
+
+int mb_tool_parse(const char *tool, int argc, char **argv, const char *shortopts,
+                  const struct option *longs, int (*option)(int c, const char *arg, void *user),
+                  void *user, struct mb_tool_args *args)
+{
+    const int split = separator(argc, argv, 1, shortopts, longs);
+    int status;
+
+    args->files = mb_rs_alloc(NULL, (size_t)argc + 1, sizeof *args->files);
+    args->nfiles = 0;
+    args->split = -1;
+    status = parse_part(argc, argv, 1, split < 0 ? argc : split, shortopts, longs, option, user,
+                        args);
+    if (status >= 0 || split < 0)
+        return status;
+    if (separator(argc, argv, split + 1, shortopts, longs) >= 0)
+        return mb_tool_usage_error(tool,
+                                   "'--' is given twice: it separates the base runs from the "
+                                   "new ones (BASE... -- NEW...); try 'mpibench %s --help'",
+                                   tool);
+    args->split = args->nfiles;
+    return parse_part(argc, argv, split + 1, argc, shortopts, longs, option, user, args);
+}
+
+int mb_tool_write_plots(const char *tool, const struct mb_tool_runs *runs, const char *dir,
+                        const char *extra)
 {
     struct mb_plot_list list;
     char msg[1200], *page;
@@ -175,7 +272,7 @@ static int plot_main(int argc, char **argv)
                                           {"help", no_argument, NULL, 'h'},
                                           {0, 0, 0, 0}};
     const char *dir = "mpibench-plots";
-    struct runs runs = {0};
+    struct mb_tool_runs runs = {0};
     struct mb_error err = {0};
     int c, status, force = 0;
 
@@ -187,220 +284,28 @@ static int plot_main(int argc, char **argv)
         else if (c == 'f')
             force = 1;
         else if (c == 'h')
-            return help("plot", plot_help);
+            return mb_tool_help("plot", plot_help);
         else if (c == ':')
-            return usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
+            return mb_tool_usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
         else
-            return usage_error("plot", "unknown option '%s'; try 'mpibench plot --help'",
+            return mb_tool_usage_error("plot", "unknown option '%s'; try 'mpibench plot --help'",
                                argv[optind - 1]);
     }
     if (optind >= argc)
-        return usage_error("plot", "no results file given; try 'mpibench plot --help'");
+        return mb_tool_usage_error("plot", "no results file given; try 'mpibench plot --help'");
     if (!*dir)
-        return usage_error("plot", "invalid value '' for -o: a directory name is needed");
+        return mb_tool_usage_error("plot", "invalid value '' for -o: a directory name is needed");
     /* The directory before the inputs (refused before any work), created after them (a bad
      * input leaves nothing behind). */
     if (mb_plot_dir_check(dir, force, &err) != 0)
-        return usage_error("plot", "%s", err.msg);
-    status = load_runs(&runs, "plot", "plot", argc - optind, argv + optind);
+        return mb_tool_usage_error("plot", "%s", err.msg);
+    status = mb_tool_load_runs(&runs, "plot", "plot", argc - optind, argv + optind);
     if (status == 0 && mb_plot_dir_prepare(dir, force, &err) != 0)
-        status = usage_error("plot", "%s", err.msg);
+        status = mb_tool_usage_error("plot", "%s", err.msg);
     if (status == 0)
-        status = write_plots("plot", &runs, dir, NULL) != 0 ? MB_EXIT_RUNTIME : 0;
-    free_runs(&runs);
-    return check_stdout("plot", status);
-}
-
-/* The defaults are printed from the macros (compare.h), so --help never disagrees. */
-static const char compare_help[] =
-    "Usage: mpibench compare [OPTIONS] BASE.jsonl NEW.jsonl\n"
-    "Compares the measurements two runs have in common (same suite, benchmark, mode, process\n"
-    "count and size; provenance is ignored). A change counts when it is significant - a\n"
-    "Mann-Whitney U test (two-sided, alpha 0.05) where both rows carry their samples\n"
-    "(--samples K --raw-samples), else disjoint 95 %% intervals of the median (--samples K),\n"
-    "else, for rows of one sample, a ratio beyond the noise band - and worse (REGRESSED) or\n"
-    "better (improved) than the threshold. The ratio is new/base of times and base/new of\n"
-    "bandwidths (> 1: worse), of the medians where both rows have them, with its interval.\n"
-    "Prints the rows that changed, worst first, the rows found in one file only, and a\n"
-    "summary line. Exit status 0: nothing regressed; 1: something did; 2: bad input, or the\n"
-    "files have nothing in common.\n\n"
-    "  -t, --threshold PCT   the smallest change that counts, in percent (default %g; also\n"
-    "                        of file I/O unless --io-threshold is given)\n"
-    "      --io-threshold PCT\n"
-    "                        the same for file I/O (IMB-IO, b_eff_io), whose run-to-run\n"
-    "                        noise is larger (default %g)\n"
-    "  -n, --noise PCT       rows of one sample: the run-to-run noise band, in percent\n"
-    "                        (default %g)\n"
-    "  -a, --all             print every row, also the unchanged ones\n"
-    "  -j, --json FILE       also write the comparison as JSON Lines to FILE (- : standard\n"
-    "                        output, instead of the table)\n"
-    "      --html DIR        a new directory with index.html: the comparison and both runs'\n"
-    "                        plots over each other, intervals as error bars (as plot -o)\n"
-    "  -f, --force           DIR may exist (as plot --force)\n"
-    "  -h, --help            print this help and exit\n";
-
-static int percent(const char *opt, const char *text, double *out)
-{
-    const char *why;
-    if (mb_parse_double(text, 0, 1e6, out, &why) != 0)
-        return usage_error("compare", "invalid value '%s' for %s: %s (percent, 0 ... 1000000)",
-                           text, opt, why);
-    return 0;
-}
-
-/* The --json file: a regular file that is neither input (core/userfile.h), opened only once
- * both inputs were read and compared. */
-static FILE *json_out(const char *path, char **inputs, struct mb_files *files)
-{
-    struct mb_error err = {0};
-    FILE *f;
-
-    if (strcmp(path, "-") == 0)
-        return stdout;
-    for (int i = 0; i < 2; i++) {
-        f = mb_userfile_read_max(files, inputs[i],
-                                 i ? "the new results file"
-                                   : "the base "
-                                     "results file",
-                                 MB_RECORDS_MAX_BYTES, "a results file", &err);
-        if (f)
-            fclose(f);
-    }
-    err.kind = MB_ERR_NONE;
-    f = mb_userfile_write(files, path, "--json file ", "the --json file", &err);
-    if (f && mb_userfile_truncate(f, path, "--json file ", &err) != 0) {
-        fclose(f);
-        f = NULL;
-    }
-    if (!f)
-        usage_error("compare", "%s", err.msg);
-    return f;
-}
-
-static int compare_usage(void)
-{
-    char text[sizeof compare_help + 64];
-    snprintf(text, sizeof text, compare_help, MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_IO_THRESHOLD_PCT,
-             MB_COMPARE_NOISE_PCT);
-    return help("compare", text);
-}
-
-static int compare_main(int argc, char **argv)
-{
-    enum { OPT_HTML = 1000, OPT_IO_THRESHOLD };
-    static const struct option longs[] = {
-        {"threshold", required_argument, NULL, 't'},
-        {"io-threshold", required_argument, NULL, OPT_IO_THRESHOLD},
-        {"noise", required_argument, NULL, 'n'},
-        {"all", no_argument, NULL, 'a'},
-        {"json", required_argument, NULL, 'j'},
-        {"html", required_argument, NULL, OPT_HTML},
-        {"force", no_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
-    struct mb_compare_opts opts = {MB_COMPARE_THRESHOLD_PCT, MB_COMPARE_IO_THRESHOLD_PCT,
-                                   MB_COMPARE_NOISE_PCT, 0};
-    int threshold_given = 0, io_threshold_given = 0;
-    struct runs runs = {0};
-    struct mb_files files = {0};
-    struct mb_comparison *cmp = NULL;
-    struct mb_error err = {0};
-    const char *json = NULL, *html = NULL;
-    FILE *jf = NULL;
-    char msg[1200];
-    int c, status, force = 0;
-
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":t:n:aj:fh", longs, NULL)) != -1) {
-        if (c == 't') {
-            if (percent("--threshold", optarg, &opts.threshold_pct) != 0)
-                return MB_EXIT_USAGE;
-            threshold_given = 1;
-        } else if (c == OPT_IO_THRESHOLD) {
-            if (percent("--io-threshold", optarg, &opts.io_threshold_pct) != 0)
-                return MB_EXIT_USAGE;
-            io_threshold_given = 1;
-        } else if (c == 'n') {
-            if (percent("--noise", optarg, &opts.noise_pct) != 0)
-                return MB_EXIT_USAGE;
-        } else if (c == 'a') {
-            opts.all = 1;
-        } else if (c == 'j') {
-            json = optarg;
-        } else if (c == OPT_HTML) {
-            html = optarg;
-        } else if (c == 'f') {
-            force = 1;
-        } else if (c == 'h') {
-            return compare_usage();
-        } else if (c == ':') {
-            return usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
-        } else {
-            return usage_error("compare", "unknown option '%s'; try 'mpibench compare --help'",
-                               argv[optind - 1]);
-        }
-    }
-    /* One --threshold for every row, as a user of a quiet machine expects; --io-threshold
-     * sets file I/O's apart. */
-    if (threshold_given && !io_threshold_given)
-        opts.io_threshold_pct = opts.threshold_pct;
-    if (argc - optind != 2)
-        return usage_error("compare",
-                           "expected 2 results files (BASE NEW), got %d; try "
-                           "'mpibench compare --help'",
-                           argc - optind);
-    if (json && !*json)
-        return usage_error("compare", "invalid value '' for --json: a file name or - is needed");
-    if (html && !*html)
-        return usage_error("compare", "invalid value '' for --html: a directory name is needed");
-    if (force && !html)
-        return usage_error("compare", "--force needs --html DIR (it lets DIR exist)");
-    if (html && mb_plot_dir_check(html, force, &err) != 0)
-        return usage_error("compare", "%s", err.msg);
-    status = load_runs(&runs, "compare", "compare", 2, argv + optind);
-    if (status == 0) {
-        cmp = mb_compare_build(&runs.r[0], &runs.r[1], &opts, msg, sizeof msg);
-        if (!cmp)
-            status = usage_error("compare", "%s", msg);
-    }
-    if (status == 0 && json) {
-        jf = json_out(json, argv + optind, &files);
-        if (!jf)
-            status = MB_EXIT_USAGE;
-    }
-    if (status == 0 && html && mb_plot_dir_prepare(html, force, &err) != 0)
-        status = usage_error("compare", "%s", err.msg);
-    if (status != 0) {
-        if (jf && jf != stdout)
-            mb_files_remove_created(&files);
-    } else {
-        if (jf != stdout)
-            mb_compare_text(cmp, stdout);
-        if (jf) {
-            mb_compare_json(cmp, jf);
-            if (jf != stdout && mb_sink_check(jf, "the --json file", msg, sizeof msg) != 0) {
-                mb_eprintf("mpibench compare: run-time error: %s", msg);
-                status = MB_EXIT_RUNTIME;
-            }
-        }
-        if (status == 0 && html) {
-            char *extra = mb_compare_html(cmp);
-            /* Plots that could not be drawn (no gnuplot) are said on stderr; the status
-             * stays the comparison's, whose meaning (1: regressed) a script relies on. */
-            if (write_plots("compare", &runs, html, extra) < 0)
-                status = MB_EXIT_RUNTIME;
-            free(extra);
-        }
-        if (status == 0)
-            status = mb_compare_status(cmp);
-    }
-    if (jf && jf != stdout)
-        fclose(jf);
-    mb_files_free(&files);
-    mb_compare_free(cmp);
-    free_runs(&runs);
-    return check_stdout("compare", status);
+        status = mb_tool_write_plots("plot", &runs, dir, NULL) != 0 ? MB_EXIT_RUNTIME : 0;
+    mb_tool_free_runs(&runs);
+    return mb_tool_check_stdout("plot", status);
 }
 
 static int help_main(int argc, char **argv);
@@ -410,8 +315,9 @@ static const struct {
     int (*main)(int argc, char **argv);
 } tools[] = {
     {"plot", "draw the plots of results files (no mpirun needed)", plot_main},
-    {"compare", "compare two results files; exit 1 on a regression (no mpirun needed)",
-     compare_main},
+    {"compare",
+     "compare two runs or two groups of runs; exit 1 on a regression (no mpirun needed)",
+     mb_tool_compare_main},
     {"help", "'help SUITE' prints what 'SUITE --help' prints (no mpirun needed)", help_main},
 };
 
@@ -425,7 +331,7 @@ static int help_main(int argc, char **argv)
     int status;
 
     if (argc > 2)
-        return usage_error("help", "expected at most one suite, got %d words; try 'mpibench help'",
+        return mb_tool_usage_error("help", "expected at most one suite, got %d words; try 'mpibench help'",
                            argc - 1);
     for (size_t i = 0; argc == 2 && i < sizeof tools / sizeof tools[0]; i++)
         if (strcmp(argv[1], tools[i].name) == 0 && tools[i].main != help_main) {
@@ -436,8 +342,8 @@ static int help_main(int argc, char **argv)
         argc = 1;
     status = mpibench_help(argc == 2 ? argv[1] : NULL, stdout);
     if (status != 0)
-        return usage_error("help", "unknown suite '%s'; try 'mpibench help'", argv[1]);
-    return check_stdout("help", 0);
+        return mb_tool_usage_error("help", "unknown suite '%s'; try 'mpibench help'", argv[1]);
+    return mb_tool_check_stdout("help", 0);
 }
 
 int mb_tool_main(int argc, char **argv)
