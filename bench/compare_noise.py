@@ -1,200 +1,275 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""How often `mpibench compare` cries wolf, and how often it catches a real slowdown.
+"""How often `mpibench compare` says "changed" when nothing changed, and how often it catches a
+real slowdown - measured on what a CI job sees: the exit status of whole-run group pairs.
 
-(a) A/A: PAIRS pairs of back-to-back `mpibench run --quick` runs with the same settings; each
-    pair compared (`compare --all --json -`). Reports, per pair and over all pairs, the fraction
-    of compared rows flagged REGRESSED (issue: at most 5 %), compare's exit status, and the
-    run-to-run noise of the rows: percentiles of max(r, 1/r) - 1 of the ratios r, separately
-    for rows of one sample and rows measured as samples. The 95th percentile of single-sample
-    rows is the noise band (`compare --noise`) at which 5 % of unchanged rows would be flagged.
-(b) Injected regression: INJECTED pairs whose second run is made slower on purpose (Open MPI
-    forced to its TCP transport: `--mca pml ob1 --mca btl tcp,self`, or every rank bound to
-    one core); reports the fraction of point-to-point rows (IMB-MPI1 PingPong, PingPing,
-    Sendrecv, Exchange; Presta com, laten) flagged REGRESSED (issue: at least 95 %) and
-    compare's exit status (issue: 1).
+1. Collect: POOL runs back to back (`mpibench run --quick` by default) into WORKDIR/run-NNN.
+   Runs found there are reused (--collect 0 evaluates an existing pool).
+2. A/A: pairs of disjoint groups of n runs (n = 1, 2, 3, 5 by default) taken from the pool two
+   ways: "block" (runs i..i+n-1 against the next n: groups made minutes apart, as a baseline
+   and a later check are) and "random" (2n runs drawn at random and split: the drift between
+   the groups averages out, as in an interleaved A/B). Each pair is compared once
+   (`compare --all --json -`); the share of pairs whose exit status would be 1 and the share of
+   rows flagged are then recomputed at every threshold of the table from the JSON (a verdict is
+   "significant and beyond the threshold"; the significance does not depend on the threshold).
+3. Injected slowdowns: the same block pairs with every time of the second group's runs scaled
+   by f (bandwidths by 1/f) for each factor of --factors: the share of communication rows
+   flagged REGRESSED and the share of pairs with status 1, at every threshold.
 
-With --suite 'SUITE ARGS' each run is that suite alone (its --json file) instead of the main
-job. Extra arguments of every run (for example `--samples 9 --raw-samples`, once the suites take
-them) are given with --run-args; compare's own options (--threshold, --noise) with
---compare-args. Runs go to WORKDIR/pair-NN-{a,b} (A/A) and WORKDIR/slow-NN-{a,b}; an existing
-run directory is reused with --reuse (to re-evaluate runs with other compare options).
+The recomputation is checked against compare's own exit status at the thresholds the pairs
+were compared with (a mismatch stops the script). Prints Markdown tables: the operating curve
+(false-alarm and detection rates against threshold and runs per group) for docs/figures.md.
 
-Usage: compare_noise.py --build BUILD_DIR [--compare-build DIR] [--pairs 10] [--injected 3] [--np 2]
-           [--mpiexec 'mpiexec --oversubscribe'] [--inject tcp|onecore]
-           [--run-args '...'] [--compare-args '...'] [--workdir DIR] [--reuse]
+Usage: compare_noise.py --build BUILD_DIR [--workdir DIR] [--collect 40] [--np 2]
+           [--mpiexec 'mpiexec --oversubscribe'] [--run-args '--quick']
+           [--sizes 1,2,3,5] [--factors 1.1,1.2,1.3] [--random-pairs 100] [--seed 1]
 """
 
 import argparse
 import json
 import os
 import platform
+import random
+import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
-INJECT = {
-    # Open MPI's TCP transport over loopback instead of shared memory; one-sided through
-    # osc/pt2pt, since Open MPI 4.1's osc/rdma cannot create a window without the
-    # shared-memory transport (the main job would stop at IMB-EXT).
-    "tcp": ["--mca", "pml", "ob1", "--mca", "btl", "tcp,self", "--mca", "osc", "pt2pt"],
-    # Every rank on CPU 0 (they then share one core).
-    "onecore": ["--cpu-set", "0", "--bind-to", "core:overload-allowed"],
-}
-PT2PT = ("IMB-MPI1 PingPong,", "IMB-MPI1 PingPing,", "IMB-MPI1 Sendrecv,", "IMB-MPI1 Exchange,",
-         "com ", "laten ")
+COMM_THRESHOLDS = (5, 7.5, 10, 12.5, 15, 20, 25, 30, 40, 50)
+IO_THRESHOLDS = (10, 15, 20, 25, 30, 40, 50, 75, 100)
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def run(opts, name, extra_launch):
-    d = os.path.join(opts.workdir, name)
-    if opts.reuse and os.path.isfile(os.path.join(d, "results.jsonl")):
-        return d
-    bin_ = os.path.join(os.path.abspath(opts.build), "mpibench")
-    if opts.suite:
-        # One suite instead of the main job: its JSON as the run's results.jsonl.
-        os.makedirs(d, exist_ok=True)
-        tail = shlex.split(opts.suite) + ["--json", os.path.join(d, "results.jsonl")]
-    else:
-        tail = ["run", "--quick", "--output-dir", d]
-    cmd = (shlex.split(opts.mpiexec) + extra_launch + ["-np", str(opts.np), bin_] + tail +
-           shlex.split(opts.run_args))
-    start = time.monotonic()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
-    log(f"  {name}: status {p.returncode} in {time.monotonic() - start:.0f} s, load "
-        f"{os.getloadavg()[0]:.1f}")
-    if p.returncode != 0:
-        sys.exit(f"{shlex.join(cmd)}: status {p.returncode}\n{p.stderr[-2000:]}")
+def collect(opts):
+    os.makedirs(opts.workdir, exist_ok=True)
+    binary = os.path.join(os.path.abspath(opts.build), "mpibench")
+    for i in range(1, opts.collect + 1):
+        d = os.path.join(opts.workdir, f"run-{i:03d}")
+        if os.path.isfile(os.path.join(d, "results.jsonl")):
+            continue
+        if os.path.isdir(d):
+            shutil.rmtree(d)
+        cmd = (shlex.split(opts.mpiexec) + ["-np", str(opts.np), binary, "run"] +
+               shlex.split(opts.run_args) + ["--output-dir", d])
+        start = time.monotonic()
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        log(f"  run-{i:03d}: status {p.returncode} in {time.monotonic() - start:.0f} s, load "
+            f"{os.getloadavg()[0]:.1f}")
+        if p.returncode != 0:
+            sys.exit(f"{shlex.join(cmd)}: status {p.returncode}\n{p.stderr[-2000:]}")
+
+
+def pool(opts):
+    runs = sorted(os.path.join(opts.workdir, d) for d in os.listdir(opts.workdir)
+                  if re.fullmatch(r"run-\d+", d) and
+                  os.path.isfile(os.path.join(opts.workdir, d, "results.jsonl")))
+    if len(runs) < 2:
+        sys.exit(f"{opts.workdir}: fewer than 2 runs")
+    return runs
+
+
+# A time field (seconds or microseconds, with the samples' suffixes) is scaled by f, a rate
+# (anything per second) by 1/f: the new run is f times slower in every figure compare reads.
+RATE = re.compile(r"_per_sec")
+TIME = re.compile(r"(_usec|_sec)(_|$)")
+
+
+def scale_record(o, f):
+    for k, v in list(o.items()):
+        if k == "type" or isinstance(v, (str, bool)) or v is None:
+            continue
+        factor = 1 / f if RATE.search(k) else f if TIME.search(k) else None
+        if factor is None:
+            continue
+        if isinstance(v, (int, float)):
+            o[k] = v * factor
+        elif isinstance(v, list) and all(isinstance(x, (int, float)) for x in v):
+            o[k] = [x * factor for x in v]
+    return o
+
+
+def scaled_copy(run, f, tmp):
+    d = os.path.join(tmp, f"{os.path.basename(run)}-x{f:g}")
+    if not os.path.isdir(d):
+        os.makedirs(d)
+        with open(os.path.join(run, "results.jsonl")) as src, \
+                open(os.path.join(d, "results.jsonl"), "w") as dst:
+            for line in src:
+                if line.strip():
+                    dst.write(json.dumps(scale_record(json.loads(line), f)) + "\n")
     return d
 
 
-def compare(opts, a, b):
-    cmd = ([os.path.join(os.path.abspath(opts.compare_build or opts.build), "mpibench"), "compare",
-            "--all", "--json",
-            "-"] + shlex.split(opts.compare_args) +
-           [os.path.join(a, "results.jsonl"), os.path.join(b, "results.jsonl")])
+def compare(opts, base, new):
+    cmd = ([os.path.join(os.path.abspath(opts.build), "mpibench"), "compare", "--all", "--json",
+            "-"] + shlex.split(opts.compare_args) + base + ["--"] + new)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode not in (0, 1):
         sys.exit(f"{shlex.join(cmd)}: status {p.returncode}\n{p.stderr}")
     recs = [json.loads(line) for line in p.stdout.splitlines()]
-    return p.returncode, [r for r in recs if r["type"] == "compare_row"], recs[-1]
+    return p.returncode, recs
 
 
-def percentile(v, q):
-    if not v:
+def flagged(d, t_comm, t_io):
+    """compare's verdict recomputed at other thresholds: significant and beyond."""
+    if d.get("ratio") is None or not d.get("significant"):
+        return False
+    t = t_io if d.get("file_io") else t_comm
+    return d["ratio"] > 1 + t / 100
+
+
+def overall_threshold(fams, t_comm, t_io):
+    import math
+    if not fams:
+        return t_comm
+    s = sum(math.log1p((t_io if f["file_io"] else t_comm) / 100) for f in fams)
+    return 100 * math.expm1(s / len(fams))
+
+
+def exit_status(recs, t_comm, t_io):
+    fams = [r for r in recs if r["type"] == "compare_family"]
+    over = next(r for r in recs if r["type"] == "compare_overall")
+    if any(flagged(f, t_comm, t_io) for f in fams):
+        return 1
+    t = overall_threshold(fams, t_comm, t_io)
+    return 1 if flagged(dict(over, file_io=False), t, t) else 0
+
+
+def comm_rows(recs):
+    return [r for r in recs if r["type"] == "compare_row" and not r["file_io"] and
+            r["verdict"] in ("unchanged", "regressed", "improved")]
+
+
+def all_rows(recs):
+    return [r for r in recs if r["type"] == "compare_row" and
+            r["verdict"] in ("unchanged", "regressed", "improved")]
+
+
+def row_share(rows, t_comm, t_io):
+    if not rows:
         return float("nan")
-    v = sorted(v)
-    k = (len(v) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+    return sum(flagged(r, t_comm, t_io) for r in rows) / len(rows)
 
 
-def spread(rows):
-    out = {}
-    for kind in ("single_sample", "samples"):
-        dev = [max(r["ratio"], 1 / r["ratio"]) - 1 for r in rows
-               if r["ratio"] and (r["test"] == "single_sample") == (kind == "single_sample")]
-        if dev:
-            out[kind] = (len(dev), [100 * percentile(dev, q) for q in (0.5, 0.9, 0.95, 0.99)])
+def evaluate(opts, pairs, label):
+    """Compares every pair; returns per pair (recs, status) after checking the recomputation."""
+    out = []
+    for base, new in pairs:
+        status, recs = compare(opts, base, new)
+        s = next(r for r in recs if r["type"] == "compare_summary")
+        again = exit_status(recs, s["threshold_percent"], s["io_threshold_percent"])
+        if again != status:
+            sys.exit(f"{label}: the recomputed exit status {again} is not compare's {status} "
+                     f"({base} -- {new})")
+        out.append(recs)
     return out
 
 
-def calibrate(rows, summaries):
-    """The A/A fraction flagged at other thresholds, each kind of row (communication, file I/O)
-    in turn with the other at the threshold the pairs were compared with: the smallest
-    threshold that keeps the fraction at 5 % is the default this machine's noise allows
-    (compare's verdict, recomputed: significant and worse than 1 + threshold)."""
-    if not rows or not summaries:
-        return
-    base = {False: summaries[0]["threshold_percent"], True: summaries[0]["io_threshold_percent"]}
-    print("\nA/A rows flagged at other thresholds (the other kind at its threshold of "
-          f"{base[False]:g} / {base[True]:g} %):\n")
-    print("| threshold % | communication varied | file I/O varied |")
-    print("|---|---|---|")
-    for t in (10, 20, 30, 40, 50, 75, 100, 150, 200):
+def block_pairs(runs, n):
+    return [(runs[i:i + n], runs[i + n:i + 2 * n]) for i in range(0, len(runs) - 2 * n + 1, n)]
+
+
+def random_pairs(runs, n, count, rng):
+    pairs = []
+    for _ in range(count):
+        pick = rng.sample(runs, 2 * n)
+        pairs.append((pick[:n], pick[n:]))
+    return pairs
+
+
+def pct(x):
+    return "-" if x != x else f"{100 * x:.1f} %"
+
+
+def table_aa(results):
+    print("| runs a side | pairs | design | " +
+          " | ".join(f"{t:g} %" for t in COMM_THRESHOLDS) + " |")
+    print("|---|---|---|" + "---|" * len(COMM_THRESHOLDS))
+    for (n, design), recs_list in results:
         cells = []
-        for kind in (False, True):
-            lim = {kind: t, not kind: base[not kind]}
-            # compare's ratio is "> 1: worse" for times and bandwidths alike.
-            n = sum(1 for r in rows
-                    if r["significant"] and r["ratio"] > 1 + lim[bool(r["file_io"])] / 100)
-            cells.append(f"{100 * n / len(rows):.1f} %")
-        print(f"| {t} | {cells[0]} | {cells[1]} |")
+        for t in COMM_THRESHOLDS:
+            io = opts_io_for(t)
+            share = sum(exit_status(r, t, io) for r in recs_list) / len(recs_list)
+            rows = sum(row_share(all_rows(r), t, io) for r in recs_list) / len(recs_list)
+            cells.append(f"{pct(share)} ({pct(rows)})")
+        print(f"| {n} | {len(recs_list)} | {design} | " + " | ".join(cells) + " |")
+
+
+def opts_io_for(t):
+    """The file-I/O threshold paired with a communication threshold in the tables: 2.5 times
+    it (compare's defaults, 10 and 25, keep that ratio); the columns vary both together."""
+    return 2.5 * t
+
+
+def table_injected(results):
+    print("| runs a side | factor | pairs | " +
+          " | ".join(f"{t:g} %" for t in COMM_THRESHOLDS) + " |")
+    print("|---|---|---|" + "---|" * len(COMM_THRESHOLDS))
+    for (n, f), recs_list in results:
+        cells = []
+        for t in COMM_THRESHOLDS:
+            io = opts_io_for(t)
+            hit = sum(row_share(comm_rows(r), t, io) for r in recs_list) / len(recs_list)
+            status = sum(exit_status(r, t, io) for r in recs_list) / len(recs_list)
+            cells.append(f"{pct(hit)} ({pct(status)})")
+        print(f"| {n} | {f:g} | {len(recs_list)} | " + " | ".join(cells) + " |")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", required=True, help="build directory holding mpibench")
-    ap.add_argument("--compare-build", help="build directory of the mpibench that compares "
-                    "(default: --build)")
-    ap.add_argument("--pairs", type=int, default=10, help="A/A pairs (default 10)")
-    ap.add_argument("--injected", type=int, default=3, help="injected-regression pairs")
+    ap.add_argument("--workdir", default="compare-noise-runs")
+    ap.add_argument("--collect", type=int, default=40, help="runs in the pool (0: use those "
+                    "found in WORKDIR)")
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--mpiexec", default="mpiexec --oversubscribe")
-    ap.add_argument("--inject", choices=sorted(INJECT), default="tcp")
-    ap.add_argument("--suite", help="run this suite and its arguments (for example 'imb-mpi1 "
-                    "PingPong Sendrecv') instead of 'run --quick'")
-    ap.add_argument("--run-args", default="", help="extra arguments of every mpibench run")
+    ap.add_argument("--run-args", default="--quick", help="arguments of `mpibench run`")
     ap.add_argument("--compare-args", default="", help="extra arguments of compare")
-    ap.add_argument("--workdir", default="compare-noise-runs")
-    ap.add_argument("--reuse", action="store_true", help="reuse existing run directories")
+    ap.add_argument("--sizes", default="1,2,3,5", help="runs a side")
+    ap.add_argument("--factors", default="1.1,1.2,1.3", help="injected slowdowns")
+    ap.add_argument("--random-pairs", type=int, default=100, help="random A/A pairs per size")
+    ap.add_argument("--seed", type=int, default=1)
     opts = ap.parse_args()
-    os.makedirs(opts.workdir, exist_ok=True)
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    rng = random.Random(opts.seed)
+    sizes = [int(x) for x in opts.sizes.split(",")]
+    factors = [float(x) for x in opts.factors.split(",")]
 
     print(f"# bench/compare_noise.py {shlex.join(sys.argv[1:])}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()}, "
-          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, {opts.np} processes")
-    if opts.reuse:
-        print(f"# runs found in {opts.workdir} are reused: they were measured earlier (their "
-              "dates are in their results' headers); the load above is today's")
-    all_rows, summaries, flagged, total = [], [], 0, 0
-    if opts.pairs:
-        print("\n## A/A: back-to-back runs with the same settings\n")
-        print("| pair | compared | regressed | fraction | improved | exit |")
-        print("|---|---|---|---|---|---|")
-    for i in range(1, opts.pairs + 1):
-        a = run(opts, f"pair-{i:02d}-a", [])
-        b = run(opts, f"pair-{i:02d}-b", [])
-        status, rows, s = compare(opts, a, b)
-        all_rows += [r for r in rows if r["ratio"] is not None]
-        summaries.append(s)
-        flagged += s["regressed"]
-        total += s["compared"]
-        print(f"| {i} | {s['compared']} | {s['regressed']} | "
-              f"{100 * s['regressed'] / max(1, s['compared']):.1f} % | {s['improved']} | {status} |",
-              flush=True)
-    if opts.pairs:
-        calibrate(all_rows, summaries)
-        print(f"\nAll pairs: {flagged} of {total} rows flagged REGRESSED "
-              f"({100 * flagged / max(1, total):.1f} %; at most 5 % wanted).\n")
-        print("Run-to-run noise, max(r, 1/r) - 1 in percent (percentiles 50/90/95/99):\n")
-        for kind, (n, p) in spread(all_rows).items():
-            print(f"- {kind} rows ({n}): " + " / ".join(f"{x:.1f}" for x in p))
-    if opts.injected:
-        print(f"\n## Injected regression: second run with {shlex.join(INJECT[opts.inject])}\n")
-        print("| pair | point-to-point rows | flagged | fraction | all rows flagged | exit |")
-        print("|---|---|---|---|---|---|")
-    caught = p2p_total = 0
-    for i in range(1, opts.injected + 1):
-        a = run(opts, f"slow-{i:02d}-a", [])
-        b = run(opts, f"slow-{i:02d}-b", INJECT[opts.inject])
-        status, rows, s = compare(opts, a, b)
-        p2p = [r for r in rows if r["measurement"].startswith(PT2PT) and r["ratio"] is not None]
-        hit = sum(r["verdict"] == "regressed" for r in p2p)
-        caught += hit
-        p2p_total += len(p2p)
-        print(f"| {i} | {len(p2p)} | {hit} | {100 * hit / max(1, len(p2p)):.1f} % | "
-              f"{s['regressed']} of {s['compared']} | {status} |", flush=True)
-    if opts.injected:
-        print(f"\nAll injected pairs: {caught} of {p2p_total} point-to-point rows flagged "
-              f"({100 * caught / max(1, p2p_total):.1f} %; at least 95 % wanted).")
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    collect(opts)
+    runs = pool(opts)
+    print(f"# pool: {len(runs)} runs in {opts.workdir} (their dates are in their headers)")
+
+    aa = []
+    for n in sizes:
+        blocks = block_pairs(runs, n)
+        if blocks:
+            aa.append(((n, "block"), evaluate(opts, blocks, f"A/A block {n}")))
+        aa.append(((n, "random"), evaluate(opts, random_pairs(runs, n, opts.random_pairs, rng),
+                                           f"A/A random {n}")))
+    print("\n## A/A: share of group pairs with exit status 1 (share of rows flagged)\n")
+    print("Columns: the communication threshold; file I/O's is 2.5 times it.\n")
+    table_aa(aa)
+
+    inj = []
+    with tempfile.TemporaryDirectory(prefix="compare-noise-") as tmp:
+        for n in sizes:
+            for f in factors:
+                pairs = [(a, [scaled_copy(r, f, tmp) for r in b]) for a, b in block_pairs(runs, n)]
+                if pairs:
+                    inj.append(((n, f), evaluate(opts, pairs, f"injected {n} x{f:g}")))
+    print("\n## Injected slowdown (block pairs, the second group's times x factor): share of "
+          "communication rows flagged (share of pairs with exit status 1)\n")
+    table_injected(inj)
     return 0
 
 

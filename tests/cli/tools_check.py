@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import resource
 import shlex
 import subprocess
@@ -142,6 +143,7 @@ def case_inputs(t):
     write_jsonl(good, [result_row("Allreduce", 2, 8)])
     os.mkfifo(os.path.join(t.cwd, "fifo"))
     os.mkdir(os.path.join(t.cwd, "adir"))
+    os.makedirs(os.path.join(t.cwd, "rdir", "results.jsonl"))
     with open(os.path.join(t.cwd, "longline.jsonl"), "w") as f:
         f.write('{"type":"x","pad":"' + "x" * (17 << 20) + '"}\n')
     with open(os.path.join(t.cwd, "huge.jsonl"), "w") as f:
@@ -157,7 +159,9 @@ def case_inputs(t):
                                                        schema_version=3)])
     bad = [("fifo", "cannot read 'fifo': not a regular file (a FIFO)"),
            ("/dev/zero", "cannot read '/dev/zero': not a regular file (a device)"),
-           ("adir", "cannot read 'adir': not a regular file (a directory)"),
+           ("adir", "'adir' is a directory without results.jsonl: give a results file, or a "
+                    "directory of one run"),
+           ("rdir", "cannot read 'rdir/results.jsonl': not a regular file (a directory)"),
            ("missing.jsonl", "cannot open 'missing.jsonl': No such file or directory"),
            ("longline.jsonl", "'longline.jsonl' line 1: longer than 16777216 bytes"),
            ("huge.jsonl", "cannot read 'huge.jsonl': 1073741825 bytes, more than the "
@@ -171,7 +175,10 @@ def case_inputs(t):
         t.refused("plot", ["-o", "p", "good.jsonl", path], fragment)
         t.refused("compare", [path, "good.jsonl"], fragment)
         t.refused("compare", ["good.jsonl", path], fragment)
-        n += 4
+        # In a group of runs, any one of them: a run of another schema version is never
+        # compared with this version's.
+        t.refused("compare", ["good.jsonl", path, "--", "good.jsonl"], fragment)
+        n += 5
     return f"{n} refusals"
 
 
@@ -357,8 +364,19 @@ def case_speed_compare(t):
     check(p.cpu < SPEED_CPU, f"{p.cmd}: {p.cpu:.1f} s of CPU, more than {SPEED_CPU:.0f}")
     m = re.search(r"^# ([0-9]+) compared: ", p.out, re.M)
     check(m and int(m.group(1)) > 0.9 * n, f"{p.cmd}: not the measurements of both: {p.out[:300]}")
+    # Groups of runs: three a side of the same files' size, linear in rows times runs (three
+    # copies under other names: files without a header carry no run id to tell them apart).
+    for side in ("base", "new"):
+        for k in (2, 3):
+            shutil.copy(os.path.join(t.cwd, f"{side}.jsonl"), os.path.join(t.cwd, f"{side}{k}.jsonl"))
+    g = t.run("compare", "base.jsonl", "base2.jsonl", "base3.jsonl", "--", "new.jsonl",
+              "new2.jsonl", "new3.jsonl", limit=SPEED_WALL)
+    check(g.returncode in (0, 1), f"{g.cmd}: status {g.returncode}\n{g.err[:500]}")
+    check(g.cpu < 3 * SPEED_CPU, f"{g.cmd}: {g.cpu:.1f} s of CPU, more than {3 * SPEED_CPU:.0f}")
+    m = re.search(r"^# ([0-9]+) compared: ", g.out, re.M)
+    check(m and int(m.group(1)) > 0.9 * n, f"{g.cmd}: not the measurements: {g.out[:300]}")
     return (f"2 x {n} rows, {size >> 20} MiB each: compare in {p.cpu:.1f} s of CPU (limit "
-            f"{SPEED_CPU:.0f}), {p.elapsed:.1f} s")
+            f"{SPEED_CPU:.0f}), {p.elapsed:.1f} s; 3 runs a side in {g.cpu:.1f} s")
 
 
 CASES = {"inputs": case_inputs, "empty": case_empty, "outdir": case_outdir, "force": case_force,

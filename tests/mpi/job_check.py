@@ -365,29 +365,34 @@ def check_tools(opts, cwd, a, b):
     """compare and plot on the results a and b (b may be a itself)."""
     # Two real runs: timings on a shared 2-core machine can differ by 1000x, so the verdicts
     # are checked for consistency, not expected to be "no change": the exit status is 1 exactly
-    # when a row is regressed, and only rows worse than the threshold are.
+    # when a family or the overall is regressed, and only rows and families worse than the
+    # threshold are.
     def rows_of(c):
         recs = [json.loads(l) for l in c.stdout.splitlines()]
         check(recs and recs[-1]["type"] == "compare_summary", f"compare --json -: {c.stdout[-300:]}")
-        return recs[:-1], recs[-1]
+        return ([r for r in recs if r["type"] == "compare_row"], recs[-1],
+                [r for r in recs if r["type"] in ("compare_family", "compare_overall")])
 
     c = tool(opts, cwd, "compare", "--threshold", "50", "--json", "-", a, b)
     check(c.returncode in (0, 1), f"compare of two runs: status {c.returncode}\n{c.stderr}")
-    rows, s = rows_of(c)
-    check(s["compared"] > 50, f"compare of two runs: {s}")
+    rows, s, fams = rows_of(c)
+    check(s["compared"] > 50 and s["form"] == "one_run_a_side" and s["families"] >= 10,
+          f"compare of two runs: {s}")
     ratios = [r["ratio"] for r in rows if r["ratio"] is not None]
     check(ratios == sorted(ratios, reverse=True), "compare: rows not worst first")
-    regressed = [r for r in rows if r["verdict"] == "regressed"]
-    check((c.returncode == 1) == bool(regressed) and all(r["ratio"] > 1.5 for r in regressed),
-          f"compare of two runs: status {c.returncode}, regressed rows {regressed[:3]}")
+    regressed = [r for r in rows + fams if r["verdict"] == "regressed"]
+    check((c.returncode == 1) == any(r["type"] != "compare_row" for r in regressed) and
+          all(r["ratio"] > 1.5 for r in regressed),
+          f"compare of two runs: status {c.returncode}, regressed {regressed[:3]}")
     # A run against itself: every ratio 1, nothing regressed, status 0, no row shown.
     c = tool(opts, cwd, "compare", "--json", "-", a, a)
-    rows, s2 = rows_of(c)
+    rows, s2, fams = rows_of(c)
     check(c.returncode == 0 and s2["compared"] == len(rows) >= s["compared"] and
-          all(r["ratio"] == 1 and r["verdict"] == "unchanged" for r in rows),
+          all(r["ratio"] == 1 and r["verdict"] == "unchanged" for r in rows + fams),
           f"compare of a run with itself: status {c.returncode}\n{c.stdout[:800]}")
     c = tool(opts, cwd, "compare", a, a)
-    check(c.returncode == 0 and [l for l in c.stdout.splitlines() if not l.startswith("#")][1:]
+    shown_rows = c.stdout[:c.stdout.index("# families:")]
+    check(c.returncode == 0 and [l for l in shown_rows.splitlines() if not l.startswith("#")][1:]
           == [], f"compare of a run with itself shows rows: {c.stdout[:800]}")
 
     # Presta rows show what the program prints: laten's latency and com's op time per
@@ -406,31 +411,41 @@ def check_tools(opts, cwd, a, b):
     check(want and not wrong,
           f"compare: Presta rows are not the printed time per operation: {wrong[:3]}")
 
-    # A doctored copy: one PingPong latency doubled -> exit 1, that row first, the only one
-    # shown (rows of 10 samples, the main job's default: their medians and intervals doubled
-    # too, so the intervals lie apart; single-sample rows: 2x is beyond --noise 50).
-    doctored, done = [], None
+    # A doctored copy: every PingPong latency doubled -> the family's geometric mean ratio is
+    # 2, beyond the band of one run a side (50 %): exit 1, the family REGRESSED, and the rows
+    # shown are those PingPong rows, each 2.000 (rows of 10 samples, the main job's default:
+    # their medians and intervals doubled too, so the intervals lie apart; rows of fewer than 6
+    # samples: 2x is beyond --noise 50).
+    doctored, done = [], 0
     for line in open(os.path.join(cwd, a)):
         r = json.loads(line)
-        if (done is None and r.get("type") == "result" and r.get("benchmark") == "PingPong"
-                and r.get("status") == "ok" and r.get("bytes") == 1024):
+        if (r.get("type") == "result" and r.get("suite") == "IMB-MPI1" and
+                r.get("benchmark") == "PingPong" and r.get("status") == "ok"):
             for k, v in list(r.items()):
                 if k.startswith("t_") and k.endswith(("_usec", "_median", "_q1", "_q3", "_low",
                                                       "_high")) and isinstance(v, (int, float)):
                     r[k] = v * 2
                 elif k.startswith("t_") and k.endswith("_samples") and isinstance(v, list):
                     r[k] = [x * 2 for x in v]
-            done = r
+            done += 1
             line = json.dumps(r) + "\n"
         doctored.append(line)
-    check(done, "no PingPong 1024-byte row to doctor")
+    check(done > 10, "no PingPong rows to doctor")
     with open(os.path.join(cwd, "doctored.jsonl"), "w") as f:
         f.writelines(doctored)
     c = tool(opts, cwd, "compare", "--noise", "50", a, "doctored.jsonl")
-    rows = [l for l in c.stdout.splitlines() if l and not l.startswith("#")][1:]
-    check(c.returncode == 1 and len(rows) == 1 and "REGRESSED" in rows[0] and
-          "IMB-MPI1 PingPong, 2 procs, 1024 bytes" in rows[0] and rows[0].split()[0] == "2.000",
-          f"compare with the doctored copy: status {c.returncode}\n{c.stdout[:1500]}")
+    shown_rows = c.stdout[:c.stdout.index("# families:")]
+    rows = [l for l in shown_rows.splitlines() if l and not l.startswith("#")][1:]
+    fam = [l for l in c.stdout[c.stdout.index("# families:"):].splitlines()
+           if l.endswith("  IMB-MPI1 PingPong, 2 procs")]
+    check(c.returncode == 1 and len(rows) == done and
+          all("REGRESSED" in r and "IMB-MPI1 PingPong, 2 procs, " in r and
+              r.split()[0] == "2.000" for r in rows) and
+          len(fam) == 1 and fam[0].split()[0] == "2.000" and "REGRESSED" in fam[0],
+          f"compare with the doctored copy: status {c.returncode}\n{c.stdout[:3000]}")
+    c = tool(opts, cwd, "compare", a, "--", a, "doctored.jsonl")
+    check(c.returncode == 2 and "the new runs differ" not in c.stderr and
+          "are the same run" in c.stderr, f"a copy of a run in its group: {c.stderr}")
     # Nothing in common; not JSON Lines.
     c = tool(opts, cwd, "compare", "mpibench-results/laten.jsonl", "mpibench-results/b_eff.jsonl")
     check(c.returncode == 2 and "no measurement of 'mpibench-results/laten.jsonl' matches" in
