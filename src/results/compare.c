@@ -482,3 +482,18 @@ void mb_compare_points(const struct mb_comparison *c,
     }
     free(ref);
 }
+
+/* Accessors for the plots of two groups (results/plot_groups.c): kept apart from the decisions
+ * above, which they only read. */
+void mb_compare_group_sizes(const struct mb_comparison *c, size_t *nbase, size_t *nnew)
+{
+    *nbase = c->nb;
+    *nnew = c->nc;
+}
+
+double mb_compare_family_threshold(const struct mb_comparison *c, int family_index)
+{
+    if (family_index < 0 || (size_t)family_index >= c->nfam)
+        return NAN;
+    return c->fam[family_index].d.threshold_pct;
+}

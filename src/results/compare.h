@@ -73,6 +73,12 @@ struct mb_compare_point {
 void mb_compare_points(const struct mb_comparison *c,
                        void (*fn)(const struct mb_compare_point *p, void *arg), void *arg);
 
+/* For the plots of two groups (mpibench plot BASE... -- NEW..., compare --html): the runs a
+ * side, and the threshold in percent family family_index (mb_compare_point) was judged by -
+ * the file-I/O one for a family of file I/O; NAN for an index that names no family. */
+void mb_compare_group_sizes(const struct mb_comparison *c, size_t *nbase, size_t *nnew);
+double mb_compare_family_threshold(const struct mb_comparison *c, int family_index);
+
 void mb_compare_free(struct mb_comparison *c);
 
 #endif

@@ -40,16 +40,21 @@ static void row(FILE *f, const char *label, const char *value)
 
 /* Where the results come from: the first record of the provenance type of the table (the
  * header: each suite writes one). */
-static void about(FILE *f, const struct mb_records *r, const char *label)
+static const json_t *provenance_of(const struct mb_records *r)
 {
-    const json_t *h = NULL;
-    char buf[512];
-
-    for (size_t i = 0; i < r->n && !h; i++) {
+    for (size_t i = 0; i < r->n; i++) {
         const struct mb_record_type *t = mb_rt_of(r->rec[i]);
         if (t && t->provenance)
-            h = r->rec[i];
+            return r->rec[i];
     }
+    return NULL;
+}
+
+static void about(FILE *f, const struct mb_records *r, const char *label)
+{
+    const json_t *h = provenance_of(r);
+    char buf[512];
+
     fputs("<h2>Machine", f);
     if (label) {
         fputs(": ", f);
@@ -115,16 +120,8 @@ static void headlines(FILE *f, const struct mb_headline_set *hl, size_t nruns,
     }
 }
 
-static int page(const char *path, const char *img_prefix, const struct mb_records *runs,
-                size_t nruns, const char *const *labels, const struct mb_headline_set *hl,
-                const struct mb_plot_list *plots, const char *extra, char *msg, size_t len)
+static void head(FILE *f, const char *title)
 {
-    FILE *f = fopen(path, "w");
-
-    if (!f) {
-        snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<title>mpibench results</title>\n<style>\n"
           "body { font-family: sans-serif; margin: 2em; max-width: 72em; }\n"
@@ -132,14 +129,14 @@ static int page(const char *path, const char *img_prefix, const struct mb_record
           "th, td { border: 1px solid #bbb; padding: 0.2em 0.6em; text-align: left; }\n"
           "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
           "figure { margin: 1em 0 2em 0; } img { max-width: 100%; height: auto; }\n"
-          "</style>\n</head>\n<body>\n<h1>mpibench results</h1>\n",
+          "</style>\n</head>\n<body>\n<h1>",
           f);
-    headlines(f, hl, nruns, labels);
-    fputs("</table>\n", f);
-    if (extra)
-        fputs(extra, f);
-    for (size_t k = 0; k < nruns; k++)
-        about(f, &runs[k], nruns > 1 ? labels[k] : NULL);
+    mb_html_text(f, title);
+    fputs("</h1>\n", f);
+}
+
+static void figures(FILE *f, const char *img_prefix, const struct mb_plot_list *plots)
+{
     fputs("<h2>Plots</h2>\n", f);
     if (plots->n == 0)
         fputs("<p>The results hold nothing to plot.</p>\n", f);
@@ -159,12 +156,43 @@ static int page(const char *path, const char *img_prefix, const struct mb_record
         mb_html_text(f, plots->name[i]);
         fputs(".dat\">data</a>)</figcaption>\n</figure>\n", f);
     }
+}
+
+static int finish(FILE *f, const char *path, char *msg, size_t len)
+{
     fputs("</body>\n</html>\n", f);
     if (ferror(f) | fclose(f)) {
         snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     return 0;
+}
+
+static FILE *open_page(const char *path, char *msg, size_t len)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        snprintf(msg, len, "cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static int page(const char *path, const char *img_prefix, const struct mb_records *runs,
+                size_t nruns, const char *const *labels, const struct mb_headline_set *hl,
+                const struct mb_plot_list *plots, const char *extra, char *msg, size_t len)
+{
+    FILE *f = open_page(path, msg, len);
+
+    if (!f)
+        return -1;
+    head(f, "mpibench results");
+    headlines(f, hl, nruns, labels);
+    fputs("</table>\n", f);
+    if (extra)
+        fputs(extra, f);
+    for (size_t k = 0; k < nruns; k++)
+        about(f, &runs[k], nruns > 1 ? labels[k] : NULL);
+    figures(f, img_prefix, plots);
+    return finish(f, path, msg, len);
 }
 
 int mb_html_write(const char *path, const char *img_prefix, const struct mb_records *r,
@@ -186,4 +214,125 @@ int mb_html_write_runs(const char *path, const struct mb_records *runs, size_t n
     rc = page(path, "", runs, nruns, labels, hl, plots, extra, msg, len);
     free(hl);
     return rc;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Who is in which group: one row per run, with what its header says about it. */
+static void group_table(FILE *f, const struct mb_records *runs, const char *const *labels,
+                        size_t nbase, size_t nnew)
+{
+    char buf[512];
+
+    fputs("<h2>Groups</h2>\n<p>The plots draw every benchmark once per group, at the median over "
+          "the group's runs of each run's value (the row's median where it was measured as "
+          "samples, else its figure), with the runs' min..max as error bars (a group of one run "
+          "has none); a benchmark's two series share a colour: base a solid line with open "
+          "markers, new a dashed line with filled markers. The ratio plots show the comparison "
+          "per family and size (&gt; 1: the new runs are slower; time new/base, bandwidth "
+          "base/new) with its interval, a line at 1 and lines at the threshold both ways.</p>\n"
+          "<table id=\"groups\">\n<tr><th>group</th><th>run</th><th>results</th><th>date</th>"
+          "<th>processes</th><th>MPI library</th><th>mpibench</th></tr>\n",
+          f);
+    for (size_t k = 0; k < nbase + nnew; k++) {
+        const json_t *h = provenance_of(&runs[k]);
+        fprintf(f, "<tr><td>%s</td><td>", k < nbase ? "base" : "new");
+        mb_html_text(f, labels[k]);
+        fputs("</td><td>", f);
+        mb_html_text(f, runs[k].path);
+        fputs("</td><td>", f);
+        mb_html_text(f, h ? mb_rec_str(h, "date") : NULL);
+        fputs("</td><td>", f);
+        if (h) {
+            snprintf(buf, sizeof buf, "%lld on %lld host(s)", mb_rec_int(h, "processes", 0),
+                     mb_rec_int(h, "hosts", 0));
+            mb_html_text(f, buf);
+        }
+        fputs("</td><td>", f);
+        mb_html_text(f, h ? mb_rec_str(h, "mpi_library") : NULL);
+        fputs("</td><td>", f);
+        mb_html_text(f, h ? mb_rec_str(h, "mpibench_version") : NULL);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+/* The headline numbers of each group: the median over its runs (and in how many runs it was
+ * measured, when not in all). */
+static void group_headlines(FILE *f, const struct mb_headline_set *hl, size_t nbase, size_t nnew)
+{
+    const size_t n[2] = {nbase, nnew}, first[2] = {0, nbase};
+    double *v = mb_rs_alloc(NULL, nbase + nnew, sizeof *v);
+    char buf[96];
+
+    fprintf(f,
+            "<h2>Headline numbers</h2>\n<table id=\"headlines\">\n<tr><th>measure</th>"
+            "<th>base (median of %zu run%s)</th><th>new (median of %zu run%s)</th><th>unit</th>"
+            "<th>from</th></tr>\n",
+            nbase, nbase == 1 ? "" : "s", nnew, nnew == 1 ? "" : "s");
+    for (size_t i = 0; i < hl[0].n; i++) {
+        const char *from = NULL;
+        fputs("<tr><td>", f);
+        mb_html_text(f, hl[0].h[i].label);
+        fputs("</td>", f);
+        for (int g = 0; g < 2; g++) {
+            size_t m = 0;
+            for (size_t k = first[g]; k < first[g] + n[g]; k++) {
+                const struct mb_headline *h = &hl[k].h[i];
+                if (!h->present)
+                    continue;
+                v[m++] = h->value;
+                if (!from)
+                    from = h->detail;
+            }
+            qsort(v, m, sizeof *v, by_value);
+            if (m == 0)
+                snprintf(buf, sizeof buf, "-");
+            else
+                snprintf(buf, sizeof buf, "%.2f", m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2);
+            if (m > 0 && m < n[g])
+                snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " (%zu of %zu runs)", m,
+                         n[g]);
+            fprintf(f, "<td class=\"num\">%s</td>", buf);
+        }
+        fputs("<td>", f);
+        mb_html_text(f, hl[0].h[i].unit);
+        fputs("</td><td>", f);
+        mb_html_text(f, from ? from : "not measured");
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    free(v);
+}
+
+int mb_html_write_groups(const char *path, const struct mb_records *runs, const char *const *labels,
+                         size_t nbase, size_t nnew, const struct mb_plot_list *plots,
+                         const char *extra, char *msg, size_t len)
+{
+    struct mb_headline_set *hl = mb_rs_alloc(NULL, nbase + nnew, sizeof *hl);
+    FILE *f = open_page(path, msg, len);
+
+    if (!f) {
+        free(hl);
+        return -1;
+    }
+    for (size_t k = 0; k < nbase + nnew; k++)
+        mb_headlines(&runs[k], &hl[k]);
+    head(f, "mpibench results: two groups of runs");
+    group_table(f, runs, labels, nbase, nnew);
+    group_headlines(f, hl, nbase, nnew);
+    if (extra)
+        fputs(extra, f);
+    figures(f, "", plots);
+    if (plots->families_left_out)
+        fprintf(f,
+                "<p>%zu more families with sizes are not drawn (at most %d ratio plots of %d "
+                "families each).</p>\n",
+                plots->families_left_out, MB_RATIO_PLOTS, MB_RATIO_FAMILIES);
+    free(hl);
+    return finish(f, path, msg, len);
 }

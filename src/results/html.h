@@ -26,4 +26,12 @@ int mb_html_write_runs(const char *path, const struct mb_records *runs, size_t n
                        const char *const *labels, const struct mb_plot_list *plots,
                        const char *extra, char *msg, size_t len);
 
+/* The page of two groups of runs (mpibench plot BASE... -- NEW..., compare --html of groups):
+ * which run is in which group (runs[0..nbase) the base runs, then nnew new runs; each row's
+ * label, file, date, processes, MPI library), how the plots draw them, each group's headline
+ * numbers (the median over its runs), extra, then the plots. */
+int mb_html_write_groups(const char *path, const struct mb_records *runs, const char *const *labels,
+                         size_t nbase, size_t nnew, const struct mb_plot_list *plots,
+                         const char *extra, char *msg, size_t len);
+
 #endif

@@ -13,6 +13,7 @@
 #include "results/plot.h"
 #include "results/plot_dir.h"
 #include "results/records.h"
+#include "results/tools_groups.h"
 #include "results/tools_internal.h"
 
 #include <errno.h>
@@ -252,12 +253,22 @@ int mb_tool_write_plots(const char *tool, const struct mb_tool_runs *runs, const
 
 static const char plot_help[] =
     "Usage: mpibench plot [-o DIR] [--force] RESULTS.jsonl ...\n"
+    "       mpibench plot [-o DIR] [--force] BASE... -- NEW...\n"
     "Draws the plots of any mpibench JSON Lines results (the main job's results.jsonl, or\n"
     "--json files of any suite) with gnuplot, as PNG and SVG, plus index.html with the\n"
     "headline numbers and the plots. No mpirun needed. Several files are several runs drawn\n"
     "over each other: one series per file and benchmark, named by the file in the legend, each\n"
     "series its own colour and marker. 0-byte points sit at the size axis's tic '0'; rows\n"
     "measured as samples (--samples K) show the 95 % interval of the median as error bars.\n\n"
+    "Two groups of runs, '--' between them (each file a run: a results file, or a directory\n"
+    "holding results.jsonl; the runs of a group must repeat the same measurement, as for\n"
+    "compare): every benchmark is drawn once per group, 'base: ...' and 'new: ...' in one\n"
+    "colour (base a solid line with open markers, new a dashed line with filled ones), at the\n"
+    "median over the group's runs of each run's value (its median where the row has samples),\n"
+    "with the runs' min..max as error bars (a group of one run has none). Ratio plots show\n"
+    "compare's ratio per size (> 1: new runs slower) of every family with sizes, up to 4\n"
+    "families of one suite a plot, its interval as error bars, lines at 1 and at compare's\n"
+    "default threshold both ways. index.html says which files are in each group.\n\n"
     "  -o, --output DIR   a new directory for the plots (default: mpibench-plots); an\n"
     "                     existing one is refused unless --force\n"
     "  -f, --force        DIR may exist: the files an earlier plot wrote there (index.html,\n"
@@ -265,46 +276,90 @@ static const char plot_help[] =
     "                     nothing else in it is touched\n"
     "  -h, --help         print this help and exit\n";
 
+struct plot_cli {
+    const char *dir;
+    int force;
+};
+
+static int plot_option(int c, const char *arg, void *user)
+{
+    struct plot_cli *cli = user;
+
+    if (c == 'o')
+        cli->dir = arg;
+    else if (c == 'f')
+        cli->force = 1;
+    else if (c == 'h')
+        return mb_tool_help("plot", plot_help);
+    else if (c == ':')
+        return mb_tool_usage_error("plot", "option '%s' needs a value", arg);
+    else
+        return mb_tool_usage_error("plot", "unknown option '%s'; try 'mpibench plot --help'", arg);
+    return -1;
+}
+
+/* The files as runs (plot A B C), or as two groups (plot BASE... -- NEW...): each side needs a
+ * run ('--' twice is mb_tool_parse's error). */
+static int plot_files(const struct mb_tool_args *a)
+{
+    if (a->split < 0 && a->nfiles == 0)
+        return mb_tool_usage_error("plot", "no results file given; try 'mpibench plot --help'");
+    if (a->split == 0)
+        return mb_tool_usage_error(
+            "plot", "no base run before '--' (BASE... -- NEW...); try 'mpibench plot --help'");
+    if (a->split > 0 && a->split == a->nfiles)
+        return mb_tool_usage_error(
+            "plot", "no new run after '--' (BASE... -- NEW...); try 'mpibench plot --help'");
+    return 0;
+}
+
 static int plot_main(int argc, char **argv)
 {
     static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
                                           {"force", no_argument, NULL, 'f'},
                                           {"help", no_argument, NULL, 'h'},
                                           {0, 0, 0, 0}};
-    const char *dir = "mpibench-plots";
+    const struct mb_compare_opts opts = {-1, -1, MB_COMPARE_NOISE_PCT, 0};
+    struct plot_cli cli = {"mpibench-plots", 0};
+    struct mb_tool_args args = {0};
     struct mb_tool_runs runs = {0};
+    struct mb_comparison *cmp = NULL;
     struct mb_error err = {0};
-    int c, status, force = 0;
+    char msg[1200];
+    int status = mb_tool_parse("plot", argc, argv, ":o:fh", longs, plot_option, &cli, &args);
 
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:fh", longs, NULL)) != -1) {
-        if (c == 'o')
-            dir = optarg;
-        else if (c == 'f')
-            force = 1;
-        else if (c == 'h')
-            return mb_tool_help("plot", plot_help);
-        else if (c == ':')
-            return mb_tool_usage_error("plot", "option '%s' needs a value", argv[optind - 1]);
-        else
-            return mb_tool_usage_error("plot", "unknown option '%s'; try 'mpibench plot --help'",
-                               argv[optind - 1]);
+    if (status >= 0) {
+        free(args.files);
+        return status;
     }
-    if (optind >= argc)
-        return mb_tool_usage_error("plot", "no results file given; try 'mpibench plot --help'");
-    if (!*dir)
-        return mb_tool_usage_error("plot", "invalid value '' for -o: a directory name is needed");
+    status = plot_files(&args);
+    if (status == 0 && !*cli.dir)
+        status = mb_tool_usage_error("plot", "invalid value '' for -o: a directory name is needed");
     /* The directory before the inputs (refused before any work), created after them (a bad
      * input leaves nothing behind). */
-    if (mb_plot_dir_check(dir, force, &err) != 0)
-        return mb_tool_usage_error("plot", "%s", err.msg);
-    status = mb_tool_load_runs(&runs, "plot", "plot", argc - optind, argv + optind);
-    if (status == 0 && mb_plot_dir_prepare(dir, force, &err) != 0)
+    if (status == 0 && mb_plot_dir_check(cli.dir, cli.force, &err) != 0)
         status = mb_tool_usage_error("plot", "%s", err.msg);
     if (status == 0)
-        status = mb_tool_write_plots("plot", &runs, dir, NULL) != 0 ? MB_EXIT_RUNTIME : 0;
+        status = mb_tool_load_runs(&runs, "plot", "plot", args.nfiles, args.files);
+    /* Two groups: compared as compare compares them (the ratio plots), which also refuses a
+     * group whose runs differ in suites, process counts or settings - before DIR exists. */
+    if (status == 0 && args.split > 0) {
+        cmp = mb_compare_build(runs.r, (size_t)args.split, runs.r + args.split,
+                               runs.n - (size_t)args.split, &opts, msg, sizeof msg);
+        if (!cmp)
+            status = mb_tool_usage_error("plot", "%s", msg);
+    }
+    if (status == 0 && mb_plot_dir_prepare(cli.dir, cli.force, &err) != 0)
+        status = mb_tool_usage_error("plot", "%s", err.msg);
+    if (status == 0) {
+        const int drawn = cmp ? mb_tool_write_group_plots("plot", &runs, (size_t)args.split, cmp,
+                                                          cli.dir, NULL)
+                              : mb_tool_write_plots("plot", &runs, cli.dir, NULL);
+        status = drawn != 0 ? MB_EXIT_RUNTIME : 0;
+    }
+    mb_compare_free(cmp);
     mb_tool_free_runs(&runs);
+    free(args.files);
     return mb_tool_check_stdout("plot", status);
 }
 

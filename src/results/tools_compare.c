@@ -8,6 +8,7 @@
 #include "core/userfile.h"
 #include "results/compare.h"
 #include "results/plot_dir.h"
+#include "results/tools_groups.h"
 #include "results/tools_internal.h"
 
 #include <stdio.h>
@@ -181,9 +182,18 @@ static int report(const struct cli *cli, const struct mb_comparison *cmp,
     }
     if (cli->html) {
         char *extra = mb_compare_html(cmp);
-        /* Plots that could not be drawn (no gnuplot) are said on stderr; the status stays the
+        size_t nbase, nnew;
+        int drawn;
+        /* Groups of runs: each benchmark once per group (median, the runs' min..max) and the
+         * ratio plots (docs/adr/plots-of-groups.md); one run a side: both runs over each
+         * other, each with its within-run intervals, as the comparison judged them. Plots
+         * that could not be drawn (no gnuplot) are said on stderr; the status stays the
          * comparison's, whose meaning (1: regressed) a script relies on. */
-        const int drawn = mb_tool_write_plots("compare", runs, cli->html, extra);
+        mb_compare_group_sizes(cmp, &nbase, &nnew);
+        if (nbase > 1 || nnew > 1)
+            drawn = mb_tool_write_group_plots("compare", runs, nbase, cmp, cli->html, extra);
+        else
+            drawn = mb_tool_write_plots("compare", runs, cli->html, extra);
         free(extra);
         if (drawn < 0)
             return MB_EXIT_RUNTIME;
