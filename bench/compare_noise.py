@@ -12,9 +12,10 @@ real slowdown - measured on what a CI job sees: the exit status of whole-run gro
    (`compare --all --json -`); the share of pairs whose exit status would be 1 and the share of
    rows flagged are then recomputed at every threshold of the table from the JSON (a verdict is
    "significant and beyond the threshold"; the significance does not depend on the threshold).
-3. Injected slowdowns: the same block pairs with every time of the second group's runs scaled
-   by f (bandwidths by 1/f) for each factor of --factors: the share of communication rows
-   flagged REGRESSED and the share of pairs with status 1, at every threshold.
+3. Injected slowdowns: block pairs and half as many random pairs, every time of the second
+   group's runs scaled by f (bandwidths by 1/f) for each factor of --factors: the share of
+   communication rows flagged REGRESSED and the share of pairs with status 1, at every
+   threshold.
 
 The recomputation is checked against compare's own exit status at the thresholds the pairs
 were compared with (a mismatch stops the script). Prints Markdown tables: the operating curve
@@ -208,17 +209,17 @@ def opts_io_for(t):
 
 
 def table_injected(results):
-    print("| runs a side | factor | pairs | " +
+    print("| runs a side | design | factor | pairs | " +
           " | ".join(f"{t:g} %" for t in COMM_THRESHOLDS) + " |")
-    print("|---|---|---|" + "---|" * len(COMM_THRESHOLDS))
-    for (n, f), recs_list in results:
+    print("|---|---|---|---|" + "---|" * len(COMM_THRESHOLDS))
+    for (n, design, f), recs_list in results:
         cells = []
         for t in COMM_THRESHOLDS:
             io = opts_io_for(t)
             hit = sum(row_share(comm_rows(r), t, io) for r in recs_list) / len(recs_list)
             status = sum(exit_status(r, t, io) for r in recs_list) / len(recs_list)
             cells.append(f"{pct(hit)} ({pct(status)})")
-        print(f"| {n} | {f:g} | {len(recs_list)} | " + " | ".join(cells) + " |")
+        print(f"| {n} | {design} | {f:g} | {len(recs_list)} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -263,12 +264,16 @@ def main():
     inj = []
     with tempfile.TemporaryDirectory(prefix="compare-noise-") as tmp:
         for n in sizes:
-            for f in factors:
-                pairs = [(a, [scaled_copy(r, f, tmp) for r in b]) for a, b in block_pairs(runs, n)]
-                if pairs:
-                    inj.append(((n, f), evaluate(opts, pairs, f"injected {n} x{f:g}")))
-    print("\n## Injected slowdown (block pairs, the second group's times x factor): share of "
-          "communication rows flagged (share of pairs with exit status 1)\n")
+            for design in ("block", "random"):
+                base = (block_pairs(runs, n) if design == "block" else
+                        random_pairs(runs, n, opts.random_pairs // 2, rng))
+                for f in factors:
+                    pairs = [(a, [scaled_copy(r, f, tmp) for r in b]) for a, b in base]
+                    if pairs:
+                        inj.append(((n, design, f),
+                                    evaluate(opts, pairs, f"injected {design} {n} x{f:g}")))
+    print("\n## Injected slowdown (the second group's times x factor): share of communication "
+          "rows flagged (share of pairs with exit status 1)\n")
     table_injected(inj)
     return 0
 

@@ -54,8 +54,7 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
-/* The verdict: significant and beyond the threshold. */
-static void judge(struct mb_cmp_decision *d, double pct)
+void mb_cmp_judge(struct mb_cmp_decision *d, double pct)
 {
     const double limit = 1 + pct / 100;
 
@@ -81,6 +80,7 @@ static void across(struct mb_cmp_decision *d, const double *x, size_t nx, const 
     d->hi = exp(d->across.hi);
     d->coverage = d->across.coverage;
     d->p = d->across.p;
+        d->level = MB_COMPARE_ALPHA;
     d->exact = d->across.exact;
     if (d->across.test == MB_ACROSS_NONE) {
         d->test = MB_CMP_BAND;
@@ -89,7 +89,7 @@ static void across(struct mb_cmp_decision *d, const double *x, size_t nx, const 
         d->test = MB_CMP_RUNS;
         d->significant = d->p < MB_COMPARE_ALPHA;
     }
-    judge(d, pct);
+    mb_cmp_judge(d, pct);
 }
 
 static double threshold_of(const struct mb_comparison *c, int file_io)
@@ -114,7 +114,7 @@ static void decide_single(const struct mb_comparison *cmp, struct mb_cmp_row *q)
 
     q->vb = sx->value;
     q->vc = sy->value;
-    d->lo = d->hi = d->p = d->coverage = NAN;
+    d->lo = d->hi = d->p = d->coverage =     d->level = MB_COMPARE_ALPHA;
     if (enough && sx->nsamples >= MIN_SAMPLES_WITHIN && sy->nsamples >= MIN_SAMPLES_WITHIN) {
         const struct mb_mwu u = mb_mwu_test(xs, sx->nsamples, ys, sy->nsamples);
         d->test = MB_CMP_MWU;
@@ -143,7 +143,7 @@ static void decide_single(const struct mb_comparison *cmp, struct mb_cmp_row *q)
     }
     if (d->test == MB_CMP_SINGLE)
         d->significant = isfinite(d->ratio) && (d->ratio > noise || d->ratio * noise < 1);
-    judge(d, threshold_of(cmp, x->file_io));
+    mb_cmp_judge(d, threshold_of(cmp, x->file_io));
 }
 
 /* Several runs on a side: each run's value is one sample. v: the base runs' values, then the
@@ -169,7 +169,7 @@ static void decide_runs(const struct mb_comparison *cmp, struct mb_cmp_row *q, c
         q->d.ratio = 1;
         q->d.lo = q->d.hi = q->d.coverage = NAN;
         q->d.p = 1;
-        judge(&q->d, threshold_of(cmp, q->m->file_io));
+        mb_cmp_judge(&q->d, threshold_of(cmp, q->m->file_io));
     } else {
         q->d.ratio = q->d.lo = q->d.hi = q->d.p = q->d.coverage = NAN;
         q->d.verdict = MB_V_NOT_COMPARABLE;
@@ -250,6 +250,7 @@ static size_t row_of(struct mb_comparison *c, struct table *t, const struct meas
     c->row[i].family = -1;
     c->row[i].d.ratio = c->row[i].d.lo = c->row[i].d.hi = c->row[i].d.p = NAN;
     c->row[i].d.coverage = NAN;
+    c->row[i].d.level = MB_COMPARE_ALPHA;
     for (size_t r = 0; r < runs; r++)
         t->v[i * runs + r] = NAN;
     mb_rs_index_set(t->index, m->key, (long long)i);
@@ -337,7 +338,6 @@ static void summarise(struct mb_comparison *c, const struct table *t)
             all[r] += fm->g[r];
         }
         across(&fm->d, fm->g, c->nb, fm->g + c->nb, c->nc, threshold_of(c, fm->file_io));
-        c->fam_count[fm->d.verdict]++;
         limit += log1p(threshold_of(c, fm->file_io) / 100);
     }
     c->overall_families = c->nfam;
@@ -353,6 +353,7 @@ static void summarise(struct mb_comparison *c, const struct table *t)
     }
     free(all);
     json_decref(index);
+    mb_cmp_gate(c);
 }
 
 static char **paths_of(const struct mb_records *r, size_t n)

@@ -82,6 +82,7 @@ struct mb_cmp_decision {
     double ratio, lo, hi;    /* > 1: the new runs are worse; lo, hi: NAN without an interval */
     double coverage;         /* of [lo, hi] */
     double p;                /* the test's two-sided p-value, else NAN */
+    double level;            /* the level its p had to be below (the gate's for families) */
     double threshold_pct;    /* what it was judged by */
     int exact, significant;
     enum mb_cmp_verdict verdict;
@@ -119,9 +120,22 @@ struct mb_comparison {
     size_t nfam;
     struct mb_cmp_decision overall;
     size_t overall_families;
+    size_t tested_families; /* the families the gate adjusts for (a test over runs, a p) */
+    double smallest_p;      /* the smallest p their test can give with these runs */
+    double family_level;    /* the level of the gate's first family step */
     size_t count[MB_V_COUNT];
     size_t fam_count[MB_V_COUNT];
 };
+
+/* The verdict from d's significance and ratio against pct (significant and beyond). */
+void mb_cmp_judge(struct mb_cmp_decision *d, double pct);
+
+/* The exit status's tests, after the families and the overall were decided: with runs tested
+ * across, OVERALL and the families together share alpha (a sequentially rejective Bonferroni
+ * procedure), so that a machine that did not change fails at most alpha of its comparisons,
+ * whatever the number of families (compare_gate.c; docs/adr/compare-runs.md). Then counts
+ * the families' verdicts. */
+void mb_cmp_gate(struct mb_comparison *c);
 
 extern const char *const mb_cmp_verdict_text[MB_V_COUNT];
 extern const char *const mb_cmp_verdict_json[MB_V_COUNT];

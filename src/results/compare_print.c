@@ -15,7 +15,10 @@ void mb_cmp_test_text(const struct mb_cmp_decision *d, char *buf, size_t len)
 
     switch (d->test) {
     case MB_CMP_RUNS:
-        if (isfinite(d->p))
+        if (isfinite(d->p) && d->level != MB_COMPARE_ALPHA)
+            snprintf(buf, len, "%s p=%.2g%s (%.2g)", across[d->across.test], d->p,
+                     d->across.test == MB_ACROSS_U && !d->exact ? "~" : "", d->level);
+        else if (isfinite(d->p))
             snprintf(buf, len, "%s p=%.2g%s", across[d->across.test], d->p,
                      d->across.test == MB_ACROSS_U && !d->exact ? "~" : "");
         else
@@ -179,8 +182,43 @@ static void decision_line(const struct mb_cmp_decision *d, size_t of, const char
     mb_cmp_test_text(d, test, sizeof test);
     interval_text(d, iv, sizeof iv);
     snprintf(rb, sizeof rb, isfinite(d->ratio) ? "%.3f" : "-", d->ratio);
-    mb_fprintf_escaped(out, "%9s %-17s %-14s %-13s %5zu  %s\n", rb, iv,
+    mb_fprintf_escaped(out, "%9s %-17s %-14s %-24s %5zu  %s\n", rb, iv,
                        mb_cmp_verdict_text[d->verdict], test, of, name);
+}
+
+/* How the families and OVERALL decide the exit status, and, when the runs are too few for a
+ * family to pass on its own, how many would be needed. */
+static void gate_text(const struct mb_comparison *c, FILE *out)
+{
+    if (c->single) {
+        mb_fprintf_escaped(out,
+                           "# families: the geometric mean ratio over each family's sizes, judged "
+                           "by the threshold alone (one run a side); a family or OVERALL beyond "
+                           "it sets the exit status\n");
+        return;
+    }
+    mb_fprintf_escaped(out,
+                       "# families: the geometric mean ratio over each family's sizes, tested "
+                       "across the runs. The exit status is 1 when OVERALL or a family regressed "
+                       "beyond its threshold; they share alpha %g (OVERALL %g, the %zu families "
+                       "together %g, a rejected one passing its share on), so that an unchanged "
+                       "machine fails at most %g of its comparisons. In brackets: the level a "
+                       "p-value had to be below. The rows above say where; they do not set the "
+                       "status.\n",
+                       MB_COMPARE_ALPHA, c->overall.level, c->tested_families,
+                       c->family_level * (double)c->tested_families, MB_COMPARE_ALPHA);
+    if (c->tested_families > 1 && c->smallest_p >= c->family_level) {
+        size_t n = MB_ACROSS_U_MIN;
+        /* The fewest runs a side whose U test can reach the families' first step. */
+        while (n < 64 &&
+               2 * exp(2 * lgamma((double)n + 1) - lgamma(2.0 * (double)n + 1)) >= c->family_level)
+            n++;
+        mb_fprintf_escaped(out,
+                           "# with %zu and %zu runs the smallest p of a U test is %.2g, above the "
+                           "first family's level %.2g: a family alone cannot set the status, "
+                           "only OVERALL can; %zu runs a side can\n",
+                           c->nb, c->nc, c->smallest_p, c->family_level, n);
+    }
 }
 
 void mb_compare_text(const struct mb_comparison *c, FILE *out)
@@ -204,12 +242,8 @@ void mb_compare_text(const struct mb_comparison *c, FILE *out)
         mb_fprintf_escaped(out, "# %zu unchanged rows not shown (--all shows them)\n", hidden);
     rows_summary(c, sum, sizeof sum);
     mb_fprintf_escaped(out, "# %s\n", sum);
-    mb_fprintf_escaped(out,
-                       "# families: the geometric mean ratio over each family's sizes, %s; the "
-                       "exit status is theirs and the overall's\n",
-                       c->single ? "judged by the threshold alone (one run a side)"
-                                 : "tested across the runs");
-    mb_fprintf_escaped(out, "%9s %-17s %-14s %-13s %5s  %s\n", "ratio", "interval", "verdict",
+    gate_text(c, out);
+    mb_fprintf_escaped(out, "%9s %-17s %-14s %-24s %5s  %s\n", "ratio", "interval", "verdict",
                        "test", "rows", "family");
     for (size_t f = 0; f < c->nfam; f++)
         decision_line(&c->fam[f].d, c->fam[f].rows, c->fam[f].name, out);
@@ -272,6 +306,7 @@ static void decision_json(json_t *o, const struct mb_cmp_decision *d, int decide
     json_object_set_new(o, "ratio_coverage", jnum(d->coverage));
     json_object_set_new(o, "test", decided ? json_string(mb_cmp_test_json(d)) : json_null());
     json_object_set_new(o, "p_value", jnum(d->p));
+    json_object_set_new(o, "level", decided ? jnum(d->level) : json_null());
     json_object_set_new(o, "exact",
                         decided && (d->test == MB_CMP_MWU ||
                                     (d->test == MB_CMP_RUNS && d->across.test == MB_ACROSS_U))

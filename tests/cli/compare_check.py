@@ -236,9 +236,16 @@ NOISE_A = (1.00, 1.03, 0.97, 1.02, 0.99, 1.01)
 NOISE_B = (1.005, 0.985, 1.015, 0.995, 1.025, 0.975)
 
 
-def write_run(path, run_id, factor, settings=None, processes=2, drop=None, extra=None):
-    """One IMB-MPI1 run: a header and PingPong rows whose values are BASE_US x factor, as a
-    results.jsonl in the directory path (or the file path when it ends in .jsonl)."""
+BENCHMARKS = ("PingPong", "PingPing", "Sendrecv", "Exchange", "Bcast", "Allreduce", "Reduce",
+              "Reduce_scatter", "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter",
+              "Scatterv", "Alltoall", "Alltoallv")
+
+
+def write_run(path, run_id, factor, settings=None, processes=2, drop=None, extra=None,
+              others=None):
+    """One IMB-MPI1 run: a header and PingPong rows whose values are BASE_US x factor (and the
+    rows of the benchmarks others names, each x its factor), as a results.jsonl in the
+    directory path (or the file path when it ends in .jsonl)."""
     if not path.endswith(".jsonl"):
         os.makedirs(path, exist_ok=True)
         path = os.path.join(path, "results.jsonl")
@@ -248,25 +255,32 @@ def write_run(path, run_id, factor, settings=None, processes=2, drop=None, extra
                              **(settings or {}))}
     with open(path, "w") as f:
         f.write(json.dumps(head) + "\n")
-        for b in SIZES:
-            if b == drop:
-                continue
-            t = BASE_US[b] * factor
-            f.write(json.dumps({"type": "result", "schema_version": 2, "run_id": run_id,
-                                "suite": "IMB-MPI1", "benchmark": "PingPong", "multi": False,
-                                "class": "single", "processes": processes, "group": None,
-                                "bytes": b, "status": "ok", "repetitions": 1000,
-                                "t_min_usec": t, "t_max_usec": t, "t_avg_usec": t,
-                                "mib_per_sec": b / t if b else 0}) + "\n")
+        for name, fac in [("PingPong", factor)] + sorted((others or {}).items()):
+            for b in SIZES:
+                if b == drop:
+                    continue
+                t = BASE_US[b] * fac
+                f.write(json.dumps({"type": "result", "schema_version": 2, "run_id": run_id,
+                                    "suite": "IMB-MPI1", "benchmark": name, "multi": False,
+                                    "class": "single", "processes": processes, "group": None,
+                                    "bytes": b, "status": "ok", "repetitions": 1000,
+                                    "t_min_usec": t, "t_max_usec": t, "t_avg_usec": t,
+                                    "mib_per_sec": b / t if b else 0}) + "\n")
         for r in extra or []:
             f.write(json.dumps(dict(r, run_id=run_id)) + "\n")
 
 
-def group(e, name, n, shift, noise, **kw):
+def group(e, name, n, shift, noise, families=0, run=None, **kw):
+    """n runs of PingPong x shift; with families, as many other benchmarks, unchanged (each run
+    its own factor: noise[i] for PingPong, noise[i + 1 + k] for the k-th other), and every
+    benchmark of run i also x run[i] (a regime of the whole run)."""
     paths = []
     for i in range(n):
         d = os.path.join(e.cwd, f"{name}-{i + 1}")
-        write_run(d, f"{name}-{i + 1}", shift * noise[i], **kw)
+        whole = run[i] if run else 1
+        others = {BENCHMARKS[1 + k]: whole * noise[(i + 1 + k) % len(noise)]
+                  for k in range(families)}
+        write_run(d, f"{name}-{i + 1}", whole * shift * noise[i], others=others, **kw)
         paths.append(f"{name}-{i + 1}")
     return paths
 
@@ -351,6 +365,35 @@ def case_groups(e):
           "new runs" and fams[PP]["rows"] == 2, f"a row missing from a run: {r} {fams[PP]}")
     p = e.status(1, "compare", *a[:4], "A-7", "--", *s[:5])
     check("(measured in 4 of 5 base and 5 of 5 new runs)" in p.stdout, p.stdout)
+    # The exit status's procedure: OVERALL starts at 0.6 alpha, the families together at 0.4
+    # alpha. PingPong alone 1.5 times slower among 3 families, 5 runs a side: its p (2/252)
+    # is above its first level (0.02/3), but OVERALL (1.5^(1/3) = 1.145, p 2/252 < 0.03) is
+    # rejected and passes its share on: PingPong then at 0.05/3 - REGRESSED, status 1.
+    noise = (1.00, 1.03, 0.97, 1.02, 0.99, 1.01, 0.98, 1.015)
+    fa = group(e, "FA", 5, 1.0, noise, families=2)
+    fs = group(e, "FS", 5, 1.5, tuple(x * 1.004 for x in noise), families=2)
+    rows, fams, over, summ = compare_json(e, 1, *fa, "--", *fs)
+    check(over["verdict"] == "regressed" and abs(over["level"] - 0.03) < 1e-12 and
+          fams[PP]["verdict"] == "regressed" and abs(fams[PP]["level"] - 0.05 / 3) < 1e-12 and
+          all(f["verdict"] == "unchanged" for k, f in fams.items() if k != PP),
+          f"one family of three: {over} {fams}")
+    # Among 16 families PingPong's shift moves OVERALL 2.6 %, within the runs' own regimes
+    # (+-6 %): 5 runs a side cannot set the status (the smallest p, 2/252, is above 0.02/16,
+    # and compare says how many runs can); 7 runs a side can (2/3432 < 0.02/16).
+    fa = group(e, "GA", 7, 1.0, noise, families=15, run=(1.00, 1.06, 0.94, 1.03, 0.97, 1.05,
+                                                         0.95))
+    fs = group(e, "GS", 7, 1.5, noise, families=15, run=(1.02, 0.96, 1.04, 0.98, 1.013, 0.993,
+                                                         1.05))
+    rows, fams, over, summ = compare_json(e, 0, *fa[:5], "--", *fs[:5])
+    check(fams[PP]["verdict"] == "unchanged" and abs(fams[PP]["p_value"] - 2 / 252) < 1e-12 and
+          abs(fams[PP]["level"] - 0.02 / 16) < 1e-12 and len(fams) == 16, f"5 of 16: {fams[PP]}")
+    p = e.status(0, "compare", *fa[:5], "--", *fs[:5])
+    check("a family alone cannot set the status, only OVERALL can; 7 runs a side can" in
+          p.stdout, f"{p.cmd}: no word on the runs needed:\n{p.stdout[-3000:]}")
+    rows, fams, over, summ = compare_json(e, 1, *fa, "--", *fs)
+    check(fams[PP]["verdict"] == "regressed" and abs(fams[PP]["p_value"] - 2 / 3432) < 1e-12 and
+          summ["families_regressed"] == 1 and over["verdict"] == "unchanged",
+          f"7 of 16: {fams[PP]} {over}")
     # A run's results file named directly, or its directory: the same.
     e.status(1, "compare", *[x + "/results.jsonl" for x in a[:5]], "--", *s[:5])
     return "U / Welch / one run; HL ratio, p and coverage; missing rows"
