@@ -19,15 +19,18 @@
 /* The significance level of every test (two-sided). */
 #define MB_COMPARE_ALPHA 0.05
 /* The defaults of --threshold and --io-threshold, in percent, with several runs on at least
- * one side: the smallest at which at most 5 % of A/A group pairs of `mpibench run --quick`
- * on the development machine ended with status 1 (docs/figures.md, "compare over runs";
- * docs/adr/compare-runs.md). */
+ * one side: the smallest change that matters. The exit status's false alarms are held at
+ * alpha by its procedure (compare_gate.c), not by the threshold: at these defaults at most
+ * 5.3 % of the A/A group pairs of `mpibench run --quick` on the development VM ended with
+ * status 1, on both MPI libraries (docs/figures.md, "compare over runs"). */
 #define MB_COMPARE_THRESHOLD_PCT    10.0
 #define MB_COMPARE_IO_THRESHOLD_PCT 25.0
-/* With one run a side nothing measures the run-to-run noise: the band that kept single A/A
- * pairs at most 5 % status 1 there, and the single-sample noise band of --noise. */
-#define MB_COMPARE_SINGLE_THRESHOLD_PCT    50.0
-#define MB_COMPARE_SINGLE_IO_THRESHOLD_PCT 100.0
+/* With one run a side nothing measures the run-to-run noise and only the band decides: the
+ * narrowest that kept single A/A pairs at most 5 % status 1 there - whole families of two
+ * unchanged runs differed up to 5 times (latency regimes of the 2-core VM; MPICH, Open MPI
+ * 300 %) - and the noise band of single-sample rows. */
+#define MB_COMPARE_SINGLE_THRESHOLD_PCT    400.0
+#define MB_COMPARE_SINGLE_IO_THRESHOLD_PCT 400.0
 #define MB_COMPARE_NOISE_PCT               50.0
 
 struct mb_compare_opts {

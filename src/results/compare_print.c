@@ -129,12 +129,13 @@ static void rule_text(const struct mb_comparison *c, FILE *out)
     if (c->single)
         mb_fprintf_escaped(
             out,
-            "# one run a side: the run-to-run noise is not measured, so the band is wide. A row "
-            "counts when it is significant within the two runs (a Mann-Whitney U test on %d or "
-            "more samples a side, else disjoint 95 %% intervals of the median, else beyond the "
-            "single-sample noise band of %g %%) and beyond the threshold of %g %% (file I/O: "
-            "%g %%); the families and the overall by the threshold alone. Several runs a side "
-            "(BASE... -- NEW...) measure the noise and see smaller changes.\n",
+            "# one run a side: the run-to-run noise is not measured, so the band is wide (two "
+            "runs of an unchanged machine can differ by whole regimes). A row counts when it "
+            "is significant within the two runs (a Mann-Whitney U test on %d or more samples a "
+            "side, else disjoint 95 %% intervals of the median, else beyond the single-sample "
+            "noise band of %g %%) and beyond the threshold of %g %% (file I/O: %g %%); the "
+            "families and the overall by the threshold alone. Several runs a side (BASE... -- "
+            "NEW...) measure the noise and see changes of 10 %%.\n",
             6, c->opts.noise_pct, t, io);
     else
         mb_fprintf_escaped(

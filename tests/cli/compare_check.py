@@ -140,8 +140,8 @@ def case_status(e):
               f"{p.cmd}: the single-run form does not say that noise is not measured")
     # One sample per row: the noise band decides (1 KiB 3x slower; 0 B and 64 KiB by 2.5 % and
     # 4 %, inside any band). The family's geometric mean, (1.025 x 3 x 1.0417)^(1/3) = 1.474,
-    # is beyond --threshold 10 (status 1) and within the default band of 50 % (status 0, the
-    # row still flagged).
+    # is beyond --threshold 10 (status 1) and within --threshold 50 (status 0, the row still
+    # flagged); the default band of one run a side, 400 %, flags neither.
     p = e.status(1, "compare", "--noise", "50", "--threshold", "10", "plain_base.jsonl",
                  "plain_slow.jsonl")
     rows = table(p.stdout)
@@ -150,10 +150,15 @@ def case_status(e):
     fams, over = families(p.stdout)
     check(abs(fams[PP][0] - 1.474) < 0.001 and fams[PP][1:] == ("REGRESSED", "band"),
           f"{p.cmd}: family {fams}")
-    p = e.status(0, "compare", "--noise", "50", "plain_base.jsonl", "plain_slow.jsonl")
+    p = e.status(0, "compare", "--noise", "50", "--threshold", "50", "plain_base.jsonl",
+                 "plain_slow.jsonl")
     check(table(p.stdout)[0] == ("REGRESSED", PP1K, "1 sample") and
           families(p.stdout)[0][PP][1] == "unchanged", f"{p.cmd}: row or family:\n{p.stdout}")
-    p = e.status(0, "compare", "--noise", "250", "plain_base.jsonl", "plain_slow.jsonl")
+    p = e.status(0, "compare", "--noise", "50", "plain_base.jsonl", "plain_slow.jsonl")
+    check(not any(r[0] == "REGRESSED" for r in table(p.stdout)) and
+          "beyond the threshold of 400 %" in p.stdout, f"{p.cmd}: the default band:\n{p.stdout}")
+    p = e.status(0, "compare", "--noise", "250", "--threshold", "50", "plain_base.jsonl",
+                 "plain_slow.jsonl")
     check(table(p.stdout) == [r for r in table(p.stdout) if r[0].startswith("only")],
           f"{p.cmd}: a row beyond the band of 250 %: {table(p.stdout)}")
     # Intervals of the median: 1 KiB 1.5x slower, intervals apart; 64 KiB 3 % slower,
@@ -197,8 +202,8 @@ def case_status(e):
     p = e.status(0, "compare", "--json", "-", "io_base.jsonl", "io_slow.jsonl")
     recs = [json.loads(x) for x in p.stdout.splitlines()]
     check(all(r["file_io"] for r in recs if r["type"] in ("compare_row", "compare_family")) and
-          recs[-1]["io_threshold_percent"] > recs[-1]["threshold_percent"],
-          f"{p.cmd}: file_io or io_threshold_percent wrong: {recs}")
+          recs[-1]["io_threshold_percent"] == recs[-1]["threshold_percent"] == 400,
+          f"{p.cmd}: file_io or the thresholds of one run a side wrong: {recs}")
     p = e.status(1, "compare", "--json", "-", "--threshold", "10", "ci_base.jsonl", "ci_slow.jsonl")
     recs = [json.loads(x) for x in p.stdout.splitlines()]
     check(not any(r["file_io"] for r in recs if r["type"] == "compare_row") and
@@ -431,14 +436,15 @@ def case_badgroups(e):
 
 
 def case_only(e):
-    p = e.status(0, "compare", "--noise", "50", "plain_base.jsonl", "plain_slow.jsonl")
+    p = e.status(0, "compare", "--noise", "50", "--threshold", "50", "plain_base.jsonl",
+                 "plain_slow.jsonl")
     rows = table(p.stdout)
     check(("only in base", "IMB-MPI1 Allreduce, 2 procs, 8 bytes", "-") in rows and
           ("only in new", "IMB-MPI1 Bcast, 2 procs, 8 bytes", "-") in rows,
           f"{p.cmd}: rows in one file not listed: {rows}")
     check(summary(p.stdout) == [3, 1, 0, 2, 2, 1, 1], f"{p.cmd}: {summary(p.stdout)}")
-    p = e.status(0, "compare", "--noise", "50", "--json", "-", "plain_base.jsonl",
-                 "plain_slow.jsonl")
+    p = e.status(0, "compare", "--noise", "50", "--threshold", "50", "--json", "-",
+                 "plain_base.jsonl", "plain_slow.jsonl")
     recs = [json.loads(l) for l in p.stdout.splitlines()]
     only = {(r["verdict"], r["measurement"]) for r in recs if r["type"] == "compare_row"
             and r["verdict"].startswith("only")}

@@ -276,7 +276,7 @@ def case_escape(t):
     evil = "Evil\x1b]0;pwned\x07\x1b[31m"
     write_jsonl(os.path.join(t.cwd, "a.jsonl"), [result_row(evil, 2, 8, 1.0)])
     write_jsonl(os.path.join(t.cwd, "b\x1b[2Jb.jsonl"), [result_row(evil, 2, 8, 2.0)])
-    p = t.run("compare", "--noise", "50", "a.jsonl", "b\x1b[2Jb.jsonl")
+    p = t.run("compare", "--noise", "50", "--threshold", "50", "a.jsonl", "b\x1b[2Jb.jsonl")
     check(p.returncode == 1, f"{p.cmd}: status {p.returncode}\n{p.err}")
     check(b"\x1b" not in p.stdout and b"\x07" not in p.stdout,
           f"{p.cmd}: raw control characters on stdout: {p.stdout[:400]!r}")

@@ -411,11 +411,11 @@ def check_tools(opts, cwd, a, b):
     check(want and not wrong,
           f"compare: Presta rows are not the printed time per operation: {wrong[:3]}")
 
-    # A doctored copy: every PingPong latency doubled -> the family's geometric mean ratio is
-    # 2, beyond the band of one run a side (50 %): exit 1, the family REGRESSED, and the rows
-    # shown are those PingPong rows, each 2.000 (rows of 10 samples, the main job's default:
-    # their medians and intervals doubled too, so the intervals lie apart; rows of fewer than 6
-    # samples: 2x is beyond --noise 50).
+    # A doctored copy: every PingPong latency 6 times -> the family's geometric mean ratio is
+    # 6, beyond the band of one run a side (400 %): exit 1, the family REGRESSED, and the rows
+    # shown are those PingPong rows, each 6.000 (rows of 10 samples, the main job's default:
+    # their medians and intervals scaled too, so the intervals lie apart; rows of fewer than 6
+    # samples: 6x is beyond --noise 50).
     doctored, done = [], 0
     for line in open(os.path.join(cwd, a)):
         r = json.loads(line)
@@ -424,9 +424,9 @@ def check_tools(opts, cwd, a, b):
             for k, v in list(r.items()):
                 if k.startswith("t_") and k.endswith(("_usec", "_median", "_q1", "_q3", "_low",
                                                       "_high")) and isinstance(v, (int, float)):
-                    r[k] = v * 2
+                    r[k] = v * 6
                 elif k.startswith("t_") and k.endswith("_samples") and isinstance(v, list):
-                    r[k] = [x * 2 for x in v]
+                    r[k] = [x * 6 for x in v]
             done += 1
             line = json.dumps(r) + "\n"
         doctored.append(line)
@@ -440,8 +440,8 @@ def check_tools(opts, cwd, a, b):
            if l.endswith("  IMB-MPI1 PingPong, 2 procs")]
     check(c.returncode == 1 and len(rows) == done and
           all("REGRESSED" in r and "IMB-MPI1 PingPong, 2 procs, " in r and
-              r.split()[0] == "2.000" for r in rows) and
-          len(fam) == 1 and fam[0].split()[0] == "2.000" and "REGRESSED" in fam[0],
+              r.split()[0] == "6.000" for r in rows) and
+          len(fam) == 1 and fam[0].split()[0] == "6.000" and "REGRESSED" in fam[0],
           f"compare with the doctored copy: status {c.returncode}\n{c.stdout[:3000]}")
     c = tool(opts, cwd, "compare", a, "--", a, "doctored.jsonl")
     check(c.returncode == 2 and "the new runs differ" not in c.stderr and
