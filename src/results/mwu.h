@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The Mann-Whitney U test (Wilcoxon rank-sum test) of two sets of samples, as mpibench compare
- * uses it where both runs carry a measurement's samples (docs/adr/compare-significance.md): the
+ * uses it where both runs carry a measurement's samples (docs/adr/compare-runs.md): the
  * test Google Benchmark's tools/gbench/report.py runs per benchmark, and the nonparametric test
  * Hoefler and Belli ("Scientific benchmarking of parallel computing systems", SC'15, rules 6 and 7:
  * do not assume normality, compare nondeterministic data in a statistically sound way)

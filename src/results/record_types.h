@@ -70,7 +70,7 @@ enum mb_rt_better { MB_RT_LOWER = 1, MB_RT_HIGHER };
  * samples of the field per, scaled to the figure as figure / per (Presta: the samples are
  * seconds per measurement, the figure usec per operation). The spread over processes (t_min,
  * t_max) is no spread of the figure between runs and is not read
- * (docs/adr/compare-significance.md). */
+ * (docs/adr/compare-runs.md). */
 struct mb_rt_figure {
     const char *name;
     const char *field, *field_else; /* field_else: used when field is not a number */
@@ -162,7 +162,7 @@ struct mb_record_type {
     /* The records that measure file I/O (the condition holds; none when it names no field):
      * their run-to-run noise is the file system's and its cache's, larger than that of
      * communication, so compare judges them by its file-I/O threshold
-     * (docs/adr/compare-significance.md). */
+     * (docs/adr/compare-runs.md). */
     struct mb_rt_cond file_io;
     struct mb_rt_part name[MB_RT_PARTS]; /* what is measured: the series of a plot */
     struct mb_rt_part at[MB_RT_PARTS];   /* where: size, group, repetition */
