@@ -15,12 +15,10 @@
  * a U test of 5 against 5 decides on one arrangement in 126. */
 enum { MIN_SAMPLES_WITHIN = 6 };
 
-const char *const mb_cmp_verdict_text[MB_V_COUNT] = {"unchanged",      "REGRESSED",
-                                                     "improved",       "not comparable",
-                                                     "only in base",   "only in new"};
-const char *const mb_cmp_verdict_json[MB_V_COUNT] = {"unchanged",      "regressed",
-                                                     "improved",       "not_comparable",
-                                                     "only_in_base",   "only_in_new"};
+const char *const mb_cmp_verdict_text[MB_V_COUNT] = {
+    "unchanged", "REGRESSED", "improved", "not comparable", "only in base", "only in new"};
+const char *const mb_cmp_verdict_json[MB_V_COUNT] = {
+    "unchanged", "regressed", "improved", "not_comparable", "only_in_base", "only_in_new"};
 
 /* Logarithms oriented so that larger is worse: log time, -log bandwidth. */
 static double oriented(int higher_better, double v)
@@ -80,7 +78,7 @@ static void across(struct mb_cmp_decision *d, const double *x, size_t nx, const 
     d->hi = exp(d->across.hi);
     d->coverage = d->across.coverage;
     d->p = d->across.p;
-        d->level = MB_COMPARE_ALPHA;
+    d->level = MB_COMPARE_ALPHA;
     d->exact = d->across.exact;
     if (d->across.test == MB_ACROSS_NONE) {
         d->test = MB_CMP_BAND;
@@ -114,7 +112,7 @@ static void decide_single(const struct mb_comparison *cmp, struct mb_cmp_row *q)
 
     q->vb = sx->value;
     q->vc = sy->value;
-    d->lo = d->hi = d->p = d->coverage =     d->level = MB_COMPARE_ALPHA;
+    d->lo = d->hi = d->p = d->coverage = d->level = MB_COMPARE_ALPHA;
     if (enough && sx->nsamples >= MIN_SAMPLES_WITHIN && sy->nsamples >= MIN_SAMPLES_WITHIN) {
         const struct mb_mwu u = mb_mwu_test(xs, sx->nsamples, ys, sy->nsamples);
         d->test = MB_CMP_MWU;
@@ -344,8 +342,7 @@ static void summarise(struct mb_comparison *c, const struct table *t)
     if (c->nfam) {
         for (size_t r = 0; r < runs; r++)
             all[r] /= (double)c->nfam;
-        across(&c->overall, all, c->nb, all + c->nb, c->nc,
-               100 * expm1(limit / (double)c->nfam));
+        across(&c->overall, all, c->nb, all + c->nb, c->nc, 100 * expm1(limit / (double)c->nfam));
     } else {
         c->overall.ratio = c->overall.lo = c->overall.hi = c->overall.p = NAN;
         c->overall.coverage = NAN;

@@ -68,8 +68,8 @@ char *mb_compare_html(const struct mb_comparison *c);
  * calls fn once per row in the families' order and the sizes' order of the first run. */
 struct mb_compare_point {
     const char *family;
-    int family_index; /* 0, 1, ... in the order of mb_compare_text's families */
-    double bytes;     /* the row's size */
+    int family_index;     /* 0, 1, ... in the order of mb_compare_text's families */
+    double bytes;         /* the row's size */
     double ratio, lo, hi; /* > 1: worse; lo, hi: NAN without an interval */
     int changed;          /* -1 improved, 0 unchanged, 1 regressed */
 };

@@ -92,8 +92,8 @@ static int runs_differ(const struct mb_records *a, const struct mb_records *b, c
             if (settings_differ(suite, json_object_get(h, "settings"),
                                 json_object_get(g, "settings"), name, sizeof name, va, vb,
                                 sizeof va)) {
-                snprintf(msg, len, "'%s' ran %s with %s '%s', '%s' with '%s'", a->path, suite,
-                         name, va, b->path, vb);
+                snprintf(msg, len, "'%s' ran %s with %s '%s', '%s' with '%s'", a->path, suite, name,
+                         va, b->path, vb);
                 return -1;
             }
         }
@@ -119,9 +119,8 @@ int mb_cmp_group_check(const struct mb_records *r, size_t n, const char *what, c
         for (size_t j = 0; j < i; j++) {
             const char *a = run_id(&r[j]), *b = run_id(&r[i]);
             if (strcmp(r[i].path, r[j].path) == 0) {
-                snprintf(msg, len,
-                         "'%s' is given twice among the %s runs: each run counts once", r[i].path,
-                         what);
+                snprintf(msg, len, "'%s' is given twice among the %s runs: each run counts once",
+                         r[i].path, what);
                 return -1;
             }
             if (a && b && strcmp(a, b) == 0) {

@@ -29,7 +29,7 @@ struct measure {
     char family[160];
     const char *unit;
     int higher_better;
-    int file_io; /* judged by the file-I/O threshold */
+    int file_io;  /* judged by the file-I/O threshold */
     double bytes; /* the record's size, NAN without */
     struct side s;
 };
@@ -59,11 +59,11 @@ int mb_cmp_group_check(const struct mb_records *r, size_t n, const char *what, c
                        size_t len);
 
 enum mb_cmp_test {
-    MB_CMP_SINGLE,     /* one sample a side: the noise band */
-    MB_CMP_CI,         /* disjoint 95 % intervals of the median within each run */
-    MB_CMP_MWU,        /* the U test on the samples within each run */
-    MB_CMP_RUNS,       /* across runs: mb_across's test */
-    MB_CMP_BAND,       /* one run a side, a family or the overall: the threshold alone */
+    MB_CMP_SINGLE, /* one sample a side: the noise band */
+    MB_CMP_CI,     /* disjoint 95 % intervals of the median within each run */
+    MB_CMP_MWU,    /* the U test on the samples within each run */
+    MB_CMP_RUNS,   /* across runs: mb_across's test */
+    MB_CMP_BAND,   /* one run a side, a family or the overall: the threshold alone */
 };
 
 enum mb_cmp_verdict {
@@ -89,13 +89,13 @@ struct mb_cmp_decision {
 };
 
 struct mb_cmp_row {
-    const struct measure *m;      /* the first run's that has it (base first) */
-    const struct measure *b, *c;  /* the first base and new run's, NULL where absent */
-    size_t have_b, have_c;        /* runs of each group that measured it */
-    double vb, vc;                /* shown: each group's median of its runs' values */
-    long family;                  /* index into families, -1: not in one (not compared) */
-    size_t seq;                   /* the order of the files: the first run's keys first */
-    char why[96];                 /* why not comparable */
+    const struct measure *m;     /* the first run's that has it (base first) */
+    const struct measure *b, *c; /* the first base and new run's, NULL where absent */
+    size_t have_b, have_c;       /* runs of each group that measured it */
+    double vb, vc;               /* shown: each group's median of its runs' values */
+    long family;                 /* index into families, -1: not in one (not compared) */
+    size_t seq;                  /* the order of the files: the first run's keys first */
+    char why[96];                /* why not comparable */
     struct mb_cmp_decision d;
 };
 
@@ -103,14 +103,14 @@ struct mb_cmp_family {
     char name[160];
     const char *unit;
     int higher_better, file_io;
-    size_t rows;       /* compared rows */
-    double *g;         /* per run (base runs, then new runs): the mean oriented log value */
+    size_t rows; /* compared rows */
+    double *g;   /* per run (base runs, then new runs): the mean oriented log value */
     struct mb_cmp_decision d;
 };
 
 struct mb_comparison {
     char **base_paths, **new_paths;
-    size_t nb, nc; /* runs a side */
+    size_t nb, nc;               /* runs a side */
     struct mb_compare_opts opts; /* the thresholds resolved for the form */
     int single;                  /* one run a side */
     struct measures *runs;       /* nb + nc: the base runs, then the new runs */

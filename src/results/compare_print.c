@@ -175,8 +175,7 @@ static void row_line(const struct mb_cmp_row *q, FILE *out)
                        q->why[0] ? " (" : "", q->why, q->why[0] ? ")" : "");
 }
 
-static void decision_line(const struct mb_cmp_decision *d, size_t of, const char *name,
-                          FILE *out)
+static void decision_line(const struct mb_cmp_decision *d, size_t of, const char *name, FILE *out)
 {
     char test[40], iv[48], rb[16];
 

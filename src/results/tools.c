@@ -99,7 +99,8 @@ static int load(struct mb_records *r, const char *tool, const char *verb, const 
     return status;
 }
 
-int mb_tool_load_runs(struct mb_tool_runs *runs, const char *tool, const char *verb, int n, char **paths)
+int mb_tool_load_runs(struct mb_tool_runs *runs, const char *tool, const char *verb, int n,
+                      char **paths)
 {
     runs->r = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->r);
     runs->label = mb_rs_alloc(NULL, (size_t)n, sizeof *runs->label);
@@ -171,9 +172,8 @@ static int separator(int argc, char **argv, int first, const char *shortopts,
 /* getopt_long over argv[from..to) (with argv[0] as the program's name), the options to
  * option(), the other words appended to files. */
 static int parse_part(int argc, char **argv, int from, int to, const char *shortopts,
-                      const struct option *longs,
-                      int (*option)(int c, const char *arg, void *user), void *user,
-                      struct mb_tool_args *args)
+                      const struct option *longs, int (*option)(int c, const char *arg, void *user),
+                      void *user, struct mb_tool_args *args)
 {
     char **part = mb_rs_alloc(NULL, (size_t)(to - from) + 2, sizeof *part);
     int n = 1, c, status = -1;
@@ -203,8 +203,8 @@ int mb_tool_parse(const char *tool, int argc, char **argv, const char *shortopts
     args->files = mb_rs_alloc(NULL, (size_t)argc + 1, sizeof *args->files);
     args->nfiles = 0;
     args->split = -1;
-    status = parse_part(argc, argv, 1, split < 0 ? argc : split, shortopts, longs, option, user,
-                        args);
+    status =
+        parse_part(argc, argv, 1, split < 0 ? argc : split, shortopts, longs, option, user, args);
     if (status >= 0 || split < 0)
         return status;
     if (separator(argc, argv, split + 1, shortopts, longs) >= 0)
@@ -352,9 +352,9 @@ static int plot_main(int argc, char **argv)
     if (status == 0 && mb_plot_dir_prepare(cli.dir, cli.force, &err) != 0)
         status = mb_tool_usage_error("plot", "%s", err.msg);
     if (status == 0) {
-        const int drawn = cmp ? mb_tool_write_group_plots("plot", &runs, (size_t)args.split, cmp,
-                                                          cli.dir, NULL)
-                              : mb_tool_write_plots("plot", &runs, cli.dir, NULL);
+        const int drawn =
+            cmp ? mb_tool_write_group_plots("plot", &runs, (size_t)args.split, cmp, cli.dir, NULL)
+                : mb_tool_write_plots("plot", &runs, cli.dir, NULL);
         status = drawn != 0 ? MB_EXIT_RUNTIME : 0;
     }
     mb_compare_free(cmp);
@@ -370,8 +370,7 @@ static const struct {
     int (*main)(int argc, char **argv);
 } tools[] = {
     {"plot", "draw the plots of results files (no mpirun needed)", plot_main},
-    {"compare",
-     "compare two runs or two groups of runs; exit 1 on a regression (no mpirun needed)",
+    {"compare", "compare two runs or two groups of runs; exit 1 on a regression (no mpirun needed)",
      mb_tool_compare_main},
     {"help", "'help SUITE' prints what 'SUITE --help' prints (no mpirun needed)", help_main},
 };
@@ -386,8 +385,8 @@ static int help_main(int argc, char **argv)
     int status;
 
     if (argc > 2)
-        return mb_tool_usage_error("help", "expected at most one suite, got %d words; try 'mpibench help'",
-                           argc - 1);
+        return mb_tool_usage_error(
+            "help", "expected at most one suite, got %d words; try 'mpibench help'", argc - 1);
     for (size_t i = 0; argc == 2 && i < sizeof tools / sizeof tools[0]; i++)
         if (strcmp(argv[1], tools[i].name) == 0 && tools[i].main != help_main) {
             tool_argv[0] = argv[1];

@@ -32,7 +32,8 @@ static const char compare_help[] =
     "when it is significant within the runs (a U test on 6 or more samples a side, else\n"
     "disjoint 95 %% intervals of the median, else beyond the noise band of single samples).\n\n"
     "The ratio is new/base of times and base/new of bandwidths (> 1: worse). A threshold of T\n"
-    "%% on time is 100 T / (100 + T) %% less bandwidth: 10 %% is -9.1 %%, 25 %% -20 %%, 50 %% -33 %%,\n"
+    "%% on time is 100 T / (100 + T) %% less bandwidth: 10 %% is -9.1 %%, 25 %% -20 %%, 50 %% -33 "
+    "%%,\n"
     "400 %% -80 %%. Each family (suite, benchmark, mode, process count) is summarised by the\n"
     "geometric mean ratio over its sizes, tested the same way, and all families by one OVERALL\n"
     "line; OVERALL and the families share alpha (OVERALL 0.03, the families together 0.02, a\n"
@@ -68,9 +69,8 @@ static int percent(const char *opt, const char *text, double *out)
 {
     const char *why;
     if (mb_parse_double(text, 0, 1e6, out, &why) != 0)
-        return mb_tool_usage_error("compare",
-                                   "invalid value '%s' for %s: %s (percent, 0 ... 1000000)", text,
-                                   opt, why);
+        return mb_tool_usage_error(
+            "compare", "invalid value '%s' for %s: %s (percent, 0 ... 1000000)", text, opt, why);
     return -1;
 }
 

@@ -11,7 +11,8 @@
 #include <stddef.h>
 
 /* "mpibench TOOL: error: ..." on stderr; returns the usage status (2). */
-int mb_tool_usage_error(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mb_tool_usage_error(const char *tool, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* status, or the run-time status (1) with a message when standard output could not be
  * written (/dev/full, closed). */
