@@ -36,7 +36,7 @@ static const char compare_help[] =
     "%%,\n"
     "400 %% -80 %%. Each family (suite, benchmark, mode, process count) is summarised by the\n"
     "geometric mean ratio over its sizes, tested the same way, and all families by one OVERALL\n"
-    "line; OVERALL and the families share alpha (OVERALL 0.03, the families together 0.02, a\n"
+    "line; OVERALL and the families share alpha (OVERALL 0.033, the families together 0.017, a\n"
     "rejected one passing its share on), so that an unchanged machine fails at most 5 %% of\n"
     "its comparisons however many families it has. Prints the rows that changed, worst first,\n"
     "the rows not comparable, the families and OVERALL. Exit status 0: no family and not\n"

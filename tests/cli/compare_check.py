@@ -370,28 +370,28 @@ def case_groups(e):
           "new runs" and fams[PP]["rows"] == 2, f"a row missing from a run: {r} {fams[PP]}")
     p = e.status(1, "compare", *a[:4], "A-7", "--", *s[:5])
     check("(measured in 4 of 5 base and 5 of 5 new runs)" in p.stdout, p.stdout)
-    # The exit status's procedure: OVERALL starts at 0.6 alpha, the families together at 0.4
+    # The exit status's procedure: OVERALL starts at 2/3 alpha, the families together at 1/3
     # alpha. PingPong alone 1.5 times slower among 3 families, 5 runs a side: its p (2/252)
-    # is above its first level (0.02/3), but OVERALL (1.5^(1/3) = 1.145, p 2/252 < 0.03) is
-    # rejected and passes its share on: PingPong then at 0.05/3 - REGRESSED, status 1.
+    # is above its first level (0.05/3/3), but OVERALL (1.5^(1/3) = 1.145, p 2/252 < 0.033)
+    # is rejected and passes its share on: PingPong then at 0.05/3 - REGRESSED, status 1.
     noise = (1.00, 1.03, 0.97, 1.02, 0.99, 1.01, 0.98, 1.015)
     fa = group(e, "FA", 5, 1.0, noise, families=2)
     fs = group(e, "FS", 5, 1.5, tuple(x * 1.004 for x in noise), families=2)
     rows, fams, over, summ = compare_json(e, 1, *fa, "--", *fs)
-    check(over["verdict"] == "regressed" and abs(over["level"] - 0.03) < 1e-12 and
+    check(over["verdict"] == "regressed" and abs(over["level"] - 0.05 * 2 / 3) < 1e-12 and
           fams[PP]["verdict"] == "regressed" and abs(fams[PP]["level"] - 0.05 / 3) < 1e-12 and
           all(f["verdict"] == "unchanged" for k, f in fams.items() if k != PP),
           f"one family of three: {over} {fams}")
     # Among 16 families PingPong's shift moves OVERALL 2.6 %, within the runs' own regimes
-    # (+-6 %): 5 runs a side cannot set the status (the smallest p, 2/252, is above 0.02/16,
-    # and compare says how many runs can); 7 runs a side can (2/3432 < 0.02/16).
+    # (+-6 %): 5 runs a side cannot set the status (the smallest p, 2/252, is above
+    # 0.05/3/16, and compare says how many runs can); 7 runs a side can (2/3432 < 0.05/3/16).
     fa = group(e, "GA", 7, 1.0, noise, families=15, run=(1.00, 1.06, 0.94, 1.03, 0.97, 1.05,
                                                          0.95))
     fs = group(e, "GS", 7, 1.5, noise, families=15, run=(1.02, 0.96, 1.04, 0.98, 1.013, 0.993,
                                                          1.05))
     rows, fams, over, summ = compare_json(e, 0, *fa[:5], "--", *fs[:5])
     check(fams[PP]["verdict"] == "unchanged" and abs(fams[PP]["p_value"] - 2 / 252) < 1e-12 and
-          abs(fams[PP]["level"] - 0.02 / 16) < 1e-12 and len(fams) == 16, f"5 of 16: {fams[PP]}")
+          abs(fams[PP]["level"] - 0.05 / 3 / 16) < 1e-12 and len(fams) == 16, f"5 of 16: {fams[PP]}")
     p = e.status(0, "compare", *fa[:5], "--", *fs[:5])
     check("a family alone cannot set the status, only OVERALL can; 7 runs a side can" in
           p.stdout, f"{p.cmd}: no word on the runs needed:\n{p.stdout[-3000:]}")

@@ -304,7 +304,7 @@ def case_one_run(e):
 
 def case_compare(e):
     # 4 runs a side: PingPong 1.3 and Allreduce 0.8 times apart, but no family can pass the
-    # exit status's share of alpha (2/C(8,4) = 0.029 against 0.02/3) and OVERALL moved 1.3 %:
+    # exit status's share of alpha (2/C(8,4) = 0.029 against 0.05/3/3) and OVERALL moved 1.3 %:
     # status 0, the plots drawn all the same.
     p = e.status(0, "compare", "--html", "c", *e.base, "--", *e.new)
     page = open(e.path("c", "index.html")).read()
