@@ -13,7 +13,8 @@
 
 Prints a Markdown table for docs/figures.md. Runs go to WORKDIR (new or empty).
 
-Usage: compare_runs_check.py --build BUILD_DIR --mpi openmpi|mpich --workdir DIR
+Usage: compare_runs_check.py --build BUILD_DIR --mpi openmpi|mpich --workdir DIR [--reuse]
+(--reuse: compare the runs an earlier call made in WORKDIR again, without running).
 """
 
 import argparse
@@ -73,6 +74,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--mpi", required=True, choices=sorted(LAUNCH))
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--reuse", action="store_true", help="compare the runs in WORKDIR again")
     opts = ap.parse_args()
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -83,10 +85,13 @@ def main():
     print(f"# bench/compare_runs_check.py {shlex.join(sys.argv[1:])}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.node()}, "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-    runs_sh(["-o", "seq", "10", "--"] + shlex.split(LAUNCH[opts.mpi]) +
-            ["-np", "2", binary, "run", "--quick", "--output-dir", "{}"], wd)
-    runs_sh(["-o", "tcp", "--ab", "3", f"{LAUNCH[opts.mpi]} -np 2 {job}",
-             f"{TCP[opts.mpi]} -np 2 {job}"], wd)
+    if opts.reuse:
+        print(f"# the runs in {wd} are reused (their dates are in their headers)")
+    else:
+        runs_sh(["-o", "seq", "10", "--"] + shlex.split(LAUNCH[opts.mpi]) +
+                ["-np", "2", binary, "run", "--quick", "--output-dir", "{}"], wd)
+        runs_sh(["-o", "tcp", "--ab", "3", f"{LAUNCH[opts.mpi]} -np 2 {job}",
+                 f"{TCP[opts.mpi]} -np 2 {job}"], wd)
     seq = [os.path.join(wd, "seq", f"RUN-{i}") for i in range(1, 11)]
     print("\n| comparison | status | rows flagged | communication rows regressed | families "
           "regressed | OVERALL | wanted |")

@@ -285,7 +285,8 @@ static size_t family_of(struct mb_comparison *c, json_t *index, const struct mea
 
     if (j)
         return (size_t)json_integer_value(j);
-    c->fam = mb_rs_alloc(c->fam, c->nfam + 1, sizeof *c->fam);
+    if ((c->nfam & (c->nfam - 1)) == 0) /* 0, 1, 2, 4, ...: room doubles */
+        c->fam = mb_rs_alloc(c->fam, c->nfam ? 2 * c->nfam : 1, sizeof *c->fam);
     f = &c->fam[c->nfam];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", m->family);
