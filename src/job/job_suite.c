@@ -298,8 +298,9 @@ static void job_usage(FILE *out)
             "each suite's text (PROG.txt) and JSON (PROG.jsonl) and protocol files,\n"
             "results.jsonl with every record, summary.txt, the plots (plots/*.png, *.svg) and\n"
             "index.html. --timeout (default 120 s per measurement) and --check apply to every\n"
-            "phase. Compare with an earlier run:\n"
-            "  mpibench compare OLD/results.jsonl NEW/results.jsonl\n\n");
+            "phase. Compare groups of runs (several a side measure the run-to-run noise;\n"
+            "scripts/runs.sh makes them), each run a results directory:\n"
+            "  mpibench compare OLD-1 OLD-2 ... -- NEW-1 NEW-2 ...\n\n");
 }
 
 /* ---- running (all ranks) ------------------------------------------------------------- */
@@ -686,8 +687,10 @@ static void finish_job(const struct mb_ctx *ctx, const struct mb_config *cfg,
     summary(&ctx->out, ctx, cfg, ends, &h, fs);
     mb_printf(&ctx->out, "\nPlots: %zu in %s/plots (%s); open %s/index.html\n", plots.n, j->dir,
               plot_note, j->dir);
-    mb_printf(&ctx->out, "Compare with a later run: mpibench compare %s NEW/results.jsonl\n",
-              cfg->common.json_path);
+    mb_printf(&ctx->out,
+              "Compare with later runs: mpibench compare %s [more runs] -- NEW [more] (several "
+              "runs a side see changes of 10 %%; one run a side only beyond 400 %%)\n",
+              j->dir);
     free(path);
 }
 
