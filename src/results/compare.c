@@ -163,10 +163,11 @@ static void decide_runs(const struct mb_comparison *cmp, struct mb_cmp_row *q, c
     if (positive) {
         across(&q->d, x, nb, x + nb, nc, threshold_of(cmp, q->m->file_io));
     } else if (alike) {
+        /* Every run printed the same number (a 0 of a figure too small for its digits): no
+         * test, nothing changed ("all alike"). */
         q->d.test = MB_CMP_RUNS;
         q->d.ratio = 1;
-        q->d.lo = q->d.hi = q->d.coverage = NAN;
-        q->d.p = 1;
+        q->d.lo = q->d.hi = q->d.coverage = q->d.p = NAN;
         mb_cmp_judge(&q->d, threshold_of(cmp, q->m->file_io));
     } else {
         q->d.ratio = q->d.lo = q->d.hi = q->d.p = q->d.coverage = NAN;

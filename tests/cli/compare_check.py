@@ -399,6 +399,28 @@ def case_groups(e):
     check(fams[PP]["verdict"] == "regressed" and abs(fams[PP]["p_value"] - 2 / 3432) < 1e-12 and
           summ["families_regressed"] == 1 and over["verdict"] == "unchanged",
           f"7 of 16: {fams[PP]} {over}")
+    # A figure of 0 (Barrier's time rounded to nothing) in every run: "all alike", unchanged;
+    # a 0 in some runs only: no ratio, not comparable.
+    def zero(t):
+        return {"type": "result", "schema_version": 2, "suite": "IMB-MPI1", "benchmark":
+                "Barrier", "multi": False, "class": "collective", "processes": 2, "group": None,
+                "bytes": 0, "status": "ok", "repetitions": 1000, "t_min_usec": t,
+                "t_max_usec": t, "t_avg_usec": t, "mib_per_sec": None}
+    for i in range(4):
+        write_run(os.path.join(e.cwd, f"Z-{i}"), f"Z-{i}", NOISE_A[i], extra=[zero(0.0)])
+        write_run(os.path.join(e.cwd, f"W-{i}"), f"W-{i}", NOISE_B[i], extra=[zero(0.0)])
+        write_run(os.path.join(e.cwd, f"Y-{i}"), f"Y-{i}", NOISE_B[i],
+                  extra=[zero(0.0 if i else 0.5)])
+    rows, fams, over, summ = compare_json(e, 0, *[f"Z-{i}" for i in range(4)], "--",
+                                          *[f"W-{i}" for i in range(4)])
+    z = rows["IMB-MPI1 Barrier, 2 procs, 0 bytes"]
+    check(z["test"] == "all_alike" and z["verdict"] == "unchanged" and z["ratio"] == 1 and
+          z["p_value"] is None, f"a 0 in every run: {z}")
+    rows, fams, over, summ = compare_json(e, 0, *[f"Z-{i}" for i in range(4)], "--",
+                                          *[f"Y-{i}" for i in range(4)])
+    z = rows["IMB-MPI1 Barrier, 2 procs, 0 bytes"]
+    check(z["verdict"] == "not_comparable" and z["why"] == "a figure of 0 or below in some runs",
+          f"a 0 in some runs: {z}")
     # A run's results file named directly, or its directory: the same.
     e.status(1, "compare", *[x + "/results.jsonl" for x in a[:5]], "--", *s[:5])
     return "U / Welch / one run; HL ratio, p and coverage; missing rows"
