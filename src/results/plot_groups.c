@@ -187,7 +187,8 @@ static void group_page(const struct mb_records *const g[2], const size_t n[2],
     for (int k = 0; k < 2; k++)
         collect(g[k], n[k], pg, &t, &cs[k], out);
     for (int k = 0; k < 2; k++) {
-        qsort(cs[k].c, cs[k].n, sizeof *cs[k].c, by_title);
+        if (cs[k].n) /* qsort's base must not be NULL, even for no element */
+            qsort(cs[k].c, cs[k].n, sizeof *cs[k].c, by_title);
         for (size_t i = 0; i < cs[k].n; i++)
             emit(out, &t, &cs[k].c[i], k, n[k]);
     }
