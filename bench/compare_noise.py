@@ -144,12 +144,12 @@ def exit_status(recs, t_comm, t_io):
 
 def comm_rows(recs):
     return [r for r in recs if r["type"] == "compare_row" and not r["file_io"] and
-            r["verdict"] in ("unchanged", "regressed", "improved")]
+            r["verdict"] in ("unchanged", "regressed", "improved", "uncertain")]
 
 
 def all_rows(recs):
     return [r for r in recs if r["type"] == "compare_row" and
-            r["verdict"] in ("unchanged", "regressed", "improved")]
+            r["verdict"] in ("unchanged", "regressed", "improved", "uncertain")]
 
 
 def row_share(rows, t_comm, t_io):

@@ -50,9 +50,9 @@ def compare(binary, base, new):
         sys.exit(f"compare: status {p.returncode}\n{p.stderr}")
     recs = [json.loads(line) for line in p.stdout.splitlines()]
     rows = [r for r in recs if r["type"] == "compare_row" and
-            r["verdict"] in ("regressed", "improved", "unchanged")]
+            r["verdict"] in ("regressed", "improved", "unchanged", "uncertain")]
     comm = [r for r in rows if not r["file_io"]]
-    flagged = sum(r["verdict"] != "unchanged" for r in rows)
+    flagged = sum(r["verdict"] in ("regressed", "improved") for r in rows)
     comm_reg = sum(r["verdict"] == "regressed" for r in comm)
     fams = [r for r in recs if r["type"] == "compare_family"]
     over = next(r for r in recs if r["type"] == "compare_overall")

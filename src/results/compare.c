@@ -16,9 +16,11 @@
 enum { MIN_SAMPLES_WITHIN = 6 };
 
 const char *const mb_cmp_verdict_text[MB_V_COUNT] = {
-    "unchanged", "REGRESSED", "improved", "not comparable", "only in base", "only in new"};
+    "unchanged",      "REGRESSED",    "improved",   "uncertain",
+    "not comparable", "only in base", "only in new"};
 const char *const mb_cmp_verdict_json[MB_V_COUNT] = {
-    "unchanged", "regressed", "improved", "not_comparable", "only_in_base", "only_in_new"};
+    "unchanged",      "regressed",    "improved",   "uncertain",
+    "not_comparable", "only_in_base", "only_in_new"};
 
 /* Logarithms oriented so that larger is worse: log time, -log bandwidth. */
 static double oriented(int higher_better, double v)
@@ -57,12 +59,15 @@ void mb_cmp_judge(struct mb_cmp_decision *d, double pct)
     const double limit = 1 + pct / 100;
 
     d->threshold_pct = pct;
+    /* Beyond the threshold without reaching the test's level is no claim either way: not
+     * "unchanged" (a family 20 times slower in 4 runs a side is not unchanged), not a
+     * regression (it sets no status) - "uncertain": more runs would tell. */
     if (!isfinite(d->ratio))
         d->verdict = MB_V_NOT_COMPARABLE;
-    else if (d->significant && d->ratio > limit)
-        d->verdict = MB_V_REGRESSED;
-    else if (d->significant && d->ratio * limit < 1)
-        d->verdict = MB_V_IMPROVED;
+    else if (d->ratio > limit)
+        d->verdict = d->significant ? MB_V_REGRESSED : MB_V_UNCERTAIN;
+    else if (d->ratio * limit < 1)
+        d->verdict = d->significant ? MB_V_IMPROVED : MB_V_UNCERTAIN;
     else
         d->verdict = MB_V_UNCHANGED;
 }
@@ -317,7 +322,7 @@ static void summarise(struct mb_comparison *c, const struct table *t)
         int positive = 1;
         size_t f;
 
-        if (q->d.verdict > MB_V_IMPROVED)
+        if (q->d.verdict > MB_V_UNCERTAIN)
             continue;
         for (size_t r = 0; r < runs; r++)
             positive &= v[r] > 0;

@@ -70,6 +70,7 @@ enum mb_cmp_verdict {
     MB_V_UNCHANGED,
     MB_V_REGRESSED,
     MB_V_IMPROVED,
+    MB_V_UNCERTAIN, /* beyond the threshold, but its test did not reach its level */
     MB_V_NOT_COMPARABLE,
     MB_V_ONLY_BASE,
     MB_V_ONLY_NEW,

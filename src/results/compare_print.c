@@ -60,12 +60,13 @@ const char *mb_cmp_test_json(const struct mb_cmp_decision *d)
 
 static int compared(enum mb_cmp_verdict v)
 {
-    return v == MB_V_UNCHANGED || v == MB_V_REGRESSED || v == MB_V_IMPROVED;
+    return v <= MB_V_UNCERTAIN;
 }
 
 static size_t count_compared(const size_t *count)
 {
-    return count[MB_V_UNCHANGED] + count[MB_V_REGRESSED] + count[MB_V_IMPROVED];
+    return count[MB_V_UNCHANGED] + count[MB_V_REGRESSED] + count[MB_V_IMPROVED] +
+           count[MB_V_UNCERTAIN];
 }
 
 static size_t count_not_comparable(const size_t *count)
@@ -75,7 +76,7 @@ static size_t count_not_comparable(const size_t *count)
 
 static int shown(const struct mb_comparison *c, const struct mb_cmp_row *q)
 {
-    return c->opts.all || q->d.verdict != MB_V_UNCHANGED;
+    return c->opts.all || (q->d.verdict != MB_V_UNCHANGED && q->d.verdict != MB_V_UNCERTAIN);
 }
 
 static void interval_text(const struct mb_cmp_decision *d, char *buf, size_t len)
@@ -89,20 +90,22 @@ static void interval_text(const struct mb_cmp_decision *d, char *buf, size_t len
 static void rows_summary(const struct mb_comparison *c, char *buf, size_t len)
 {
     snprintf(buf, len,
-             "%zu compared: %zu regressed, %zu improved, %zu unchanged; %zu not comparable (%zu "
-             "only in base, %zu only in new, %zu without a ratio or in some runs only)",
+             "%zu compared: %zu regressed, %zu improved, %zu unchanged, %zu uncertain; %zu not "
+             "comparable (%zu only in base, %zu only in new, %zu without a ratio or in some runs "
+             "only)",
              count_compared(c->count), c->count[MB_V_REGRESSED], c->count[MB_V_IMPROVED],
-             c->count[MB_V_UNCHANGED], count_not_comparable(c->count), c->count[MB_V_ONLY_BASE],
-             c->count[MB_V_ONLY_NEW], c->count[MB_V_NOT_COMPARABLE]);
+             c->count[MB_V_UNCHANGED], c->count[MB_V_UNCERTAIN], count_not_comparable(c->count),
+             c->count[MB_V_ONLY_BASE], c->count[MB_V_ONLY_NEW], c->count[MB_V_NOT_COMPARABLE]);
 }
 
 static void families_summary(const struct mb_comparison *c, char *buf, size_t len)
 {
     snprintf(buf, len,
-             "%zu families: %zu regressed, %zu improved, %zu unchanged; OVERALL %s (ratio "
-             "%.3f); exit status %d",
+             "%zu families: %zu regressed, %zu improved, %zu unchanged, %zu uncertain; OVERALL "
+             "%s (ratio %.3f); exit status %d",
              c->nfam, c->fam_count[MB_V_REGRESSED], c->fam_count[MB_V_IMPROVED],
-             c->fam_count[MB_V_UNCHANGED], mb_cmp_verdict_text[c->overall.verdict],
+             c->fam_count[MB_V_UNCHANGED], c->fam_count[MB_V_UNCERTAIN],
+             mb_cmp_verdict_text[c->overall.verdict],
              c->overall.ratio, mb_compare_status(c));
 }
 
@@ -148,7 +151,9 @@ static void rule_text(const struct mb_comparison *c, FILE *out)
             MB_COMPARE_ALPHA, MB_ACROSS_U_MIN, t, io);
     mb_fprintf_escaped(out,
                        "# ratio > 1: the new runs are worse (time new/base, bandwidth base/new); "
-                       "a threshold of %g %% on time is %.1f %% less bandwidth (%g %%: %.1f %%)\n",
+                       "a threshold of %g %% on time is %.1f %% less bandwidth (%g %%: %.1f %%); "
+                       "uncertain: beyond the threshold, but not significant (more runs or "
+                       "samples would tell)\n",
                        t, bandwidth_pct(t), io, bandwidth_pct(io));
 }
 
@@ -160,7 +165,7 @@ static void row_line(const struct mb_cmp_row *q, FILE *out)
         mb_cmp_test_text(&q->d, test, sizeof test);
     else
         snprintf(test, sizeof test, "-");
-    if (q->d.verdict > MB_V_IMPROVED)
+    if (q->d.verdict > MB_V_UNCERTAIN)
         snprintf(test, sizeof test, "-");
     interval_text(&q->d, iv, sizeof iv);
     snprintf(rb, sizeof rb, isfinite(q->d.ratio) ? "%.3f" : "-", q->d.ratio);
@@ -200,8 +205,8 @@ static void gate_text(const struct mb_comparison *c, FILE *out)
     mb_fprintf_escaped(out,
                        "# families: the geometric mean ratio over each family's sizes, tested "
                        "across the runs. The exit status is 1 when OVERALL or a family regressed "
-                       "beyond its threshold; they share alpha %g (OVERALL %g, the %zu families "
-                       "together %g, a rejected one passing its share on), so that an unchanged "
+                       "beyond its threshold; they share alpha %g (OVERALL %.3g, the %zu families "
+                       "together %.3g, a rejected one passing its share on), so that an unchanged "
                        "machine fails at most %g of its comparisons. In brackets: the level a "
                        "p-value had to be below. The rows above say where; they do not set the "
                        "status.\n",
@@ -383,6 +388,7 @@ void mb_compare_json(const struct mb_comparison *c, FILE *out)
     json_object_set_new(s, "regressed", json_integer((json_int_t)c->count[MB_V_REGRESSED]));
     json_object_set_new(s, "improved", json_integer((json_int_t)c->count[MB_V_IMPROVED]));
     json_object_set_new(s, "unchanged", json_integer((json_int_t)c->count[MB_V_UNCHANGED]));
+    json_object_set_new(s, "uncertain", json_integer((json_int_t)c->count[MB_V_UNCERTAIN]));
     json_object_set_new(s, "not_comparable",
                         json_integer((json_int_t)count_not_comparable(c->count)));
     json_object_set_new(s, "only_in_base", json_integer((json_int_t)c->count[MB_V_ONLY_BASE]));
@@ -392,6 +398,8 @@ void mb_compare_json(const struct mb_comparison *c, FILE *out)
                         json_integer((json_int_t)c->fam_count[MB_V_REGRESSED]));
     json_object_set_new(s, "families_improved",
                         json_integer((json_int_t)c->fam_count[MB_V_IMPROVED]));
+    json_object_set_new(s, "families_uncertain",
+                        json_integer((json_int_t)c->fam_count[MB_V_UNCERTAIN]));
     json_object_set_new(s, "overall", json_string(mb_cmp_verdict_json[c->overall.verdict]));
     json_object_set_new(s, "exit_status", json_integer(mb_compare_status(c)));
     json_object_set_new(s, "text", jstr(sum));

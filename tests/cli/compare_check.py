@@ -80,7 +80,8 @@ def table(out):
         if line.startswith("#") or line.lstrip().startswith("ratio"):
             continue
         m = re.match(r"^ *(\S+) +(-|\[[^]]*\]) +(\S+) +(\S+) +(\S+) +"
-                     r"(REGRESSED|improved|unchanged|only in base|only in new|not comparable) +"
+                     r"(REGRESSED|improved|unchanged|uncertain|only in base|only in new|"
+                     r"not comparable) +"
                      r"(.+?) {2,}(\S.*)$", line)
         check(m, f"row not in the table's layout: {line!r}")
         rows.append((m.group(6), m.group(8).strip(), m.group(7).strip()))
@@ -88,8 +89,9 @@ def table(out):
 
 
 def summary(out):
-    m = re.search(r"^# (\d+) compared: (\d+) regressed, (\d+) improved, (\d+) unchanged; (\d+) "
-                  r"not comparable \((\d+) only in base, (\d+) only in new", out, re.M)
+    m = re.search(r"^# (\d+) compared: (\d+) regressed, (\d+) improved, (\d+) unchanged, "
+                  r"\d+ uncertain; (\d+) not comparable \((\d+) only in base, (\d+) only in new",
+                  out, re.M)
     check(m, f"no summary line:\n{out}")
     return [int(x) for x in m.groups()]
 
@@ -105,7 +107,8 @@ def families(out):
     for line in part.splitlines()[2:]:
         if line.startswith("#"):
             continue
-        m = re.match(r"^ *(\S+) +(-|\[[^]]*\]) +(REGRESSED|improved|unchanged|not comparable) +"
+        m = re.match(r"^ *(\S+) +(-|\[[^]]*\]) +(REGRESSED|improved|unchanged|uncertain|"
+                     r"not comparable) +"
                      r"(.+?) +(\d+)  (\S.*)$", line)
         check(m, f"family line not in the layout: {line!r}")
         val = (float(m.group(1)) if m.group(1) != "-" else None, m.group(3), m.group(4).strip())
@@ -390,7 +393,7 @@ def case_groups(e):
     fs = group(e, "GS", 7, 1.5, noise, families=15, run=(1.02, 0.96, 1.04, 0.98, 1.013, 0.993,
                                                          1.05))
     rows, fams, over, summ = compare_json(e, 0, *fa[:5], "--", *fs[:5])
-    check(fams[PP]["verdict"] == "unchanged" and abs(fams[PP]["p_value"] - 2 / 252) < 1e-12 and
+    check(fams[PP]["verdict"] == "uncertain" and abs(fams[PP]["p_value"] - 2 / 252) < 1e-12 and
           abs(fams[PP]["level"] - 0.05 / 3 / 16) < 1e-12 and len(fams) == 16, f"5 of 16: {fams[PP]}")
     p = e.status(0, "compare", *fa[:5], "--", *fs[:5])
     check("a family alone cannot set the status, only OVERALL can; 7 runs a side can" in
@@ -512,15 +515,18 @@ def case_json(e):
         check({r["measurement"] for r in rows} == keys and len(rows) == len(keys),
               f"{out}: rows {sorted(r['measurement'] for r in rows)}, measurements {sorted(keys)}")
         count = {v: sum(r["verdict"] == v for r in rows) for v in
-                 ("regressed", "improved", "unchanged", "only_in_base", "only_in_new")}
+                 ("regressed", "improved", "unchanged", "uncertain", "only_in_base",
+                  "only_in_new")}
         check(all(s[k] == v for k, v in count.items()) and s["exit_status"] == status and
-              s["compared"] == count["regressed"] + count["improved"] + count["unchanged"] and
+              s["compared"] == count["regressed"] + count["improved"] + count["unchanged"] +
+              count["uncertain"] and
               s["families"] == len(fams) and
               s["families_regressed"] == sum(f["verdict"] == "regressed" for f in fams) and
               s["form"] == "one_run_a_side" and s["base_runs"] == [f"{base}.jsonl"],
               f"{out}: summary {s} against rows {count} and families {fams}")
         check(all(f["rows"] == sum(r["family"] == f["family"] and r["verdict"] in
-                                   ("regressed", "improved", "unchanged") for r in rows)
+                                   ("regressed", "improved", "unchanged", "uncertain")
+                                   for r in rows)
                   for f in fams), f"{out}: a family's rows are not its compared rows")
         if base == "samples_base" and new != base:
             r = next(r for r in rows if r["measurement"] == PP1K)
