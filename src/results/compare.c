@@ -15,12 +15,12 @@
  * a U test of 5 against 5 decides on one arrangement in 126. */
 enum { MIN_SAMPLES_WITHIN = 6 };
 
-const char *const mb_cmp_verdict_text[MB_V_COUNT] = {
-    "unchanged",      "REGRESSED",    "improved",   "uncertain",
-    "not comparable", "only in base", "only in new"};
-const char *const mb_cmp_verdict_json[MB_V_COUNT] = {
-    "unchanged",      "regressed",    "improved",   "uncertain",
-    "not_comparable", "only_in_base", "only_in_new"};
+const char *const mb_cmp_verdict_text[MB_V_COUNT] = {"unchanged",  "REGRESSED",      "improved",
+                                                     "uncertain",  "not comparable", "only in base",
+                                                     "only in new"};
+const char *const mb_cmp_verdict_json[MB_V_COUNT] = {"unchanged",  "regressed",      "improved",
+                                                     "uncertain",  "not_comparable", "only_in_base",
+                                                     "only_in_new"};
 
 /* Logarithms oriented so that larger is worse: log time, -log bandwidth. */
 static double oriented(int higher_better, double v)

@@ -16,6 +16,12 @@ MPIR_CVAR_NOLOCAL=1 with UCX over tcp), interleaved A B B A A B B A A B. TCP ove
   - A/A of real runs (A-1 A-2 -- A-3): a valid comparison (status 0 or 1; its JSON fits the
     schema) - no status is asserted, real runs may differ.
 
+Each run is limited to 60 s (coreutils timeout): MPICH 4.0.2 over UCX tcp hangs now and then
+in MPI_Finalize when the machine is loaded (2-8 % of runs under a parallel ctest, 0 of 150
+alone; rank 0 in ucp_worker_progress, rank 1 in the PMI barrier, every result written). The
+test runs alone (RUN_SERIAL) and a hung run fails it in a minute, naming the run, instead of
+at ctest's timeout.
+
 Usage: compare_runs_check.py --mpiexec 'LAUNCHER FLAGS' --bindir DIR --script runs.sh
            --schema compare.schema.json --mpi openmpi|mpich
 """
@@ -81,7 +87,7 @@ def main():
     ap.add_argument("--mpi", required=True, choices=sorted(SLOW))
     opts = ap.parse_args()
     opts.bindir = os.path.abspath(opts.bindir)
-    run = (f"{opts.mpiexec} -np 2 {shlex.quote(os.path.join(opts.bindir, 'mpibench'))} "
+    run = (f"timeout -k 5 60 {opts.mpiexec} -np 2 {shlex.quote(os.path.join(opts.bindir, 'mpibench'))} "
            "imb-mpi1 PingPong PingPing -msglog 0:12 -iter 100 --json {}/results.jsonl")
     with tempfile.TemporaryDirectory(prefix="mb-compare-runs-") as cwd:
         try:
