@@ -105,8 +105,7 @@ static void families_summary(const struct mb_comparison *c, char *buf, size_t le
              "%s (ratio %.3f); exit status %d",
              c->nfam, c->fam_count[MB_V_REGRESSED], c->fam_count[MB_V_IMPROVED],
              c->fam_count[MB_V_UNCHANGED], c->fam_count[MB_V_UNCERTAIN],
-             mb_cmp_verdict_text[c->overall.verdict],
-             c->overall.ratio, mb_compare_status(c));
+             mb_cmp_verdict_text[c->overall.verdict], c->overall.ratio, mb_compare_status(c));
 }
 
 /* "'a' ... 'z'": the first and last of a group's files. */
