@@ -3,11 +3,9 @@
  * one list of suites, kept above core so that core knows no benchmark: a new suite adds its
  * row here (docs/adding-a-suite.md). The order is `mpibench --help`'s. */
 #include "core/suite.h"
+#include "imb/imb_bench.h"
 #include "results/tools.h"
 
-extern const struct mb_suite mb_suite_imb_mpi1;
-extern const struct mb_suite mb_suite_imb_ext;
-extern const struct mb_suite mb_suite_imb_io;
 extern const struct mb_suite mb_suite_run;
 extern const struct mb_suite mb_suite_beff;
 extern const struct mb_suite mb_suite_beffio;
@@ -19,9 +17,9 @@ extern const struct mb_suite mb_suite_presta_globalop;
 
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
-    &mb_suite_imb_mpi1,
-    &mb_suite_imb_ext,
-    &mb_suite_imb_io,
+    &mb_imb_family_mpi1.suite,
+    &mb_imb_family_ext.suite,
+    &mb_imb_family_io.suite,
     &mb_suite_beff,
     &mb_suite_beffio,
     &mb_suite_presta_com,

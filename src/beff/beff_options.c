@@ -235,8 +235,9 @@ int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, st
     return mb_prefix_resolve(&b->prefix, "b_eff", cfg->common.output_dir, err);
 }
 
-void mb_beff_usage(FILE *out)
+void mb_beff_usage(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     fprintf(out,
             "Measures the effective communication bandwidth b_eff: 21 message lengths "
             "from\n1 byte to L_max, 6 ring and 30 random ring patterns (plus patterns only "

@@ -8,10 +8,12 @@
 
 #include <stdio.h>
 
+struct mb_suite;
+
 extern const struct mb_option_set mb_beff_option_set;
 extern const struct mb_settings_type mb_beff_settings;
 
 int mb_beff_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
-void mb_beff_usage(FILE *out);
+void mb_beff_usage(const struct mb_suite *s, FILE *out);
 
 #endif

@@ -347,8 +347,9 @@ int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     return b->info_path ? mb_bio_hints_read(cfg, err) : 0;
 }
 
-void mb_bio_usage(FILE *out)
+void mb_bio_usage(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     fprintf(out,
             "Measures the effective I/O bandwidth b_eff_io through MPI-IO: 36 reported "
             "patterns of\nfive types (scatter, shared pointer, separate files, segmented, "

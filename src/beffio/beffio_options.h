@@ -8,10 +8,12 @@
 
 #include <stdio.h>
 
+struct mb_suite;
+
 extern const struct mb_settings_type mb_bio_settings;
 
 int mb_bio_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
-void mb_bio_usage(FILE *out);
+void mb_bio_usage(const struct mb_suite *s, FILE *out);
 
 /* The -i info file (beffio_hints.c), read by rank 0 during validation: the six-field lines
  * of b_eff_io 2.1, checked against the partitions. */

@@ -23,7 +23,7 @@ void mb_config_settings(struct mb_config *cfg, const struct mb_settings_type *ty
     cfg->settings_type = type;
     cfg->settings = type ? mb_xcalloc(1, type->size) : NULL;
     if (type && type->defaults)
-        type->defaults(cfg->settings);
+        type->defaults(cfg->settings, type->owner);
 }
 
 /* Calls fn on every heap field a block of rows owns: the strings of MB_OPT_STRING rows and

@@ -81,8 +81,12 @@ struct mb_option_set {
 enum { MB_MAX_SETS = 7 };
 struct mb_settings_type {
     size_t size;
-    void (*defaults)(void *block);                     /* NULL: all zero */
+    /* NULL: all zero; owner is the row below. */
+    void (*defaults)(void *block, const void *owner);
     const struct mb_option_set *sets[MB_MAX_SETS - 1]; /* NULL-terminated; common rows added */
+    /* The row this type belongs to where several suites share one settings struct and one
+     * defaults function (an IMB family: imb/imb_bench.h); NULL otherwise. */
+    const void *owner;
 };
 
 /* Parses argv[first..argc-1] against the sets (searched in order). Returns 0 or 2 (err set). */

@@ -215,7 +215,7 @@ static void print_help(const struct mb_suite *s, const char *prog, const struct 
             sub ? " " : "", sub ? s->name : "", s->operands ? " " : "",
             s->operands ? s->operands : "", s->title, MB_VERSION);
     if (s->usage)
-        s->usage(out);
+        s->usage(s, out);
     fprintf(out, "Options:\n");
     mb_options_help(sets, n, cfg, out);
 }

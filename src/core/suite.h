@@ -71,8 +71,8 @@ struct mb_suite {
     const char *operands; /* --help's synopsis of the positional arguments, with positional */
     /* Rank 0, after parsing: check and resolve the settings (0 or mb_usage). */
     int (*validate)(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
-    /* Rank 0: text printed by --help after the synopsis. */
-    void (*usage)(FILE *out);
+    /* Rank 0: text printed by --help after the synopsis; s is this row. */
+    void (*usage)(const struct mb_suite *s, FILE *out);
     /* All ranks: print the run plan (--dry-run), or run. NULL run = not implemented yet.
      * run returns 0, or a status that ends the run at once, and fills the tally. */
     int (*dry_run)(const struct mb_ctx *ctx, const struct mb_config *cfg);
@@ -87,6 +87,10 @@ struct mb_suite {
     /* Optional, rank 0, after the status is agreed: the suite's closing text. */
     void (*footer)(const struct mb_ctx *ctx, const struct mb_config *cfg,
                    const struct mb_run_end *end);
+    /* The row this suite was made from where one set of hooks serves several suites (an IMB
+     * family, imb/imb_bench.h: its usage hook lists that family's benchmarks); NULL
+     * otherwise. */
+    const void *owner;
 };
 
 /* What the program is made of, defined above core (src/program.c) so that core names no suite

@@ -8,6 +8,8 @@
 
 #include "core/buffers.h"
 #include "core/error.h"
+#include "core/options.h"
+#include "core/suite.h"
 #include "imb/imb_config.h"
 #include "imb/imb_offcache.h"
 
@@ -157,8 +159,11 @@ struct mb_imb_bench {
     size_t (*check)(const struct mb_imb_args *a, long iter);
 };
 
-/* An IMB family (IMB-MPI1, IMB-EXT, IMB-IO): its table and its methodology constants
- * (guide 5.2.1 Table 19 for settings.h, settings_io.h for IO). One driver serves them all. */
+/* An IMB family (IMB-MPI1, IMB-EXT, IMB-IO) is one row: its table, its methodology constants
+ * (guide 5.2.1 Table 19 for settings.h, settings_io.h for IO) and its program (the suite row
+ * and the settings, whose owner is this row), as IMB 2021's src_cpp registers a suite once.
+ * One driver serves them all; a new family is a new row beside its table, named in
+ * mb_imb_families (imb_suite.c) and in the program's list of suites (src/program.c). */
 struct mb_imb_family {
     const char *name; /* "IMB-MPI1": records, messages, watchdog labels */
     const char *part; /* header title: "MPI-1 part" */
@@ -182,15 +187,24 @@ struct mb_imb_family {
      * IMB-EXT and IMB-IO as IMB 3.1 (IMB_mem_manager.c, IMB_alloc_buf under EXT || MPIIO);
      * IMB-MPI1's malloc there is mpibench's mmap here (docs/adr/program-imb-buffers.md). */
     enum mb_buf_source buffers;
+    /* Its program: `mpibench <suite.name>` and the original name suite.legacy, with the IMB
+     * hooks (imb_suite.h); its settings: struct mb_imb_config, the IMB rows every family has,
+     * then rows of its own. Both have this family as owner. */
+    struct mb_suite suite;
+    struct mb_settings_type settings;
+    const char *examples; /* --help's examples, one command a line */
 };
 
-/* The families, each defined beside its table (imb_table.c, imb_ext_table.c); settings name
- * theirs by index (a pointer would differ between processes). */
-enum { MB_IMB_FAMILY_MPI1, MB_IMB_FAMILY_EXT, MB_IMB_FAMILY_IO, MB_IMB_N_FAMILIES };
+/* The families, each defined beside its table (imb_table.c, imb_ext_table.c,
+ * imb_io_table.c). */
 extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io;
 /* IMB-MPI1's benchmarks in the guide's list order (3.2), NULL-terminated (-order guide). */
 extern const char *const mb_imb_mpi1_guide_order[];
-extern const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES];
+/* Every family, NULL-terminated; settings name theirs by index into this list (a pointer
+ * would differ between processes). */
+extern const struct mb_imb_family *const mb_imb_families[];
+/* The index of f in mb_imb_families (-1 if it is not there). */
+int mb_imb_family_index(const struct mb_imb_family *f);
 
 /* Table index of a benchmark name in a family (case-insensitive), or -1. */
 int mb_imb_find(const struct mb_imb_family *f, const char *name);

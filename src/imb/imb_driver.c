@@ -697,7 +697,7 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
      * does from IMB_init_buffers_iter. Not under a block's window (-win_scope block), whose
      * memory must not change between its epochs; IMB-IO's buffers are written where they grow
      * (grow_iobufs). */
-    const int fill_each = c->buf_fill == MB_IMB_BUF_FILL_LENGTH && c->family != MB_IMB_FAMILY_IO &&
+    const int fill_each = c->buf_fill == MB_IMB_BUF_FILL_LENGTH && !mb_imb_family(c)->io &&
                           c->win_scope != MB_IMB_WIN_SCOPE_BLOCK;
     size_t smax, rmax, sfirst = 0, rfirst = 0;
     struct mb_imb_demand warm;

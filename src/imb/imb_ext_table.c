@@ -3,8 +3,11 @@
  * also the order of a default run. Buffer demand per process is one X-byte buffer on each side
  * (the origin and the window), 2X as IMB 3.1's program allocates it; with -win_disp sections
  * one X-byte section per repetition on each side, Table 20's 2 max(X, OVERALL_VOL). */
+#include "core/thread_level.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
+#include "imb/imb_suite.h"
 
 /* Unidir/Bidir are single transfers between 2 processes (4.2.1.1): t = t(M), throughput X/t
  * (Tables 3-6); aggregate and non-aggregate (Table 1). Put targets a window over the
@@ -61,18 +64,41 @@ static const struct mb_imb_bench ext_benchmarks[] = {
  * every IMB-EXT benchmark in floats (IMB.c: unit_size is MPI_FLOAT's size under EXT), so they
  * run 0, 4, 8, ... as sample 6.4 prints, and -msglen entries are rounded up to 4
  * (docs/adr/program-lengths-in-floats.md); the transfers themselves stay MPI_BYTE. */
-const struct mb_imb_family mb_imb_family_ext = {.name = "IMB-EXT",
-                                                .part = "MPI-2 part",
-                                                .benchmarks = ext_benchmarks,
-                                                .n = sizeof ext_benchmarks /
-                                                     sizeof ext_benchmarks[0],
-                                                .npmin = MB_IMB_NPMIN,
-                                                .msgspersample = MB_IMB_MSGSPERSAMPLE,
-                                                .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
-                                                .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
-                                                .maxmsglog = MB_IMB_MAXMSGLOG,
-                                                .warm_x = sizeof(float),
-                                                .len_unit = sizeof(float),
-                                                .warmups = MB_IMB_N_WARMUP,
-                                                .can_stop = 1, /* refused windows */
-                                                .buffers = MB_BUF_MPI};
+const struct mb_imb_family mb_imb_family_ext = {
+    .name = "IMB-EXT",
+    .part = "MPI-2 part",
+    .benchmarks = ext_benchmarks,
+    .n = sizeof ext_benchmarks / sizeof ext_benchmarks[0],
+    .npmin = MB_IMB_NPMIN,
+    .msgspersample = MB_IMB_MSGSPERSAMPLE,
+    .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
+    .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
+    .maxmsglog = MB_IMB_MAXMSGLOG,
+    .warm_x = sizeof(float),
+    .len_unit = sizeof(float),
+    .warmups = MB_IMB_N_WARMUP,
+    .can_stop = 1, /* refused windows */
+    .buffers = MB_BUF_MPI,
+    .suite =
+        {.name = "imb-ext",
+         .legacy = "IMB-EXT",
+         .title =
+             "IMB-EXT: one-sided communication (MPI-2 part), following the IMB 3.1 methodology",
+         .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
+         .settings = &mb_imb_family_ext.settings,
+         .positional = mb_imb_positional,
+         .operands = "[benchmark ...]",
+         .validate = mb_imb_validate,
+         .usage = mb_imb_usage,
+         .dry_run = mb_imb_dry_run,
+         .run = mb_imb_run,
+         .footer = mb_imb_suite_footer,
+         .owner = &mb_imb_family_ext},
+    .settings = {.size = sizeof(struct mb_imb_config),
+                 .defaults = mb_imb_defaults,
+                 .sets = {&mb_imb_option_set, &mb_imb_warm_up_set, &mb_imb_ext_set,
+                          &mb_imb_ext_newer_set, &mb_imb_resolved_set},
+                 .owner = &mb_imb_family_ext},
+    .examples = "  mpirun -np 11 IMB-EXT -npmin 5\n"
+                "  mpirun -np 3 IMB-EXT -input IMB_SELECT_EXT\n"
+                "  mpirun -np 4 IMB-EXT -multi 0 Unidir_Put Accumulate --info no_locks=true\n"};

@@ -8,8 +8,11 @@
  * transfer (each process moves its share of X, buffers {1, 0, split}). Blocking writes run
  * in aggregate and non-aggregate mode, reads and the non-blocking benchmarks in aggregate mode
  * only (4.2.2.2, 4.2.5). */
+#include "core/thread_level.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
+#include "imb/imb_suite.h"
 
 #define IO_ROW(label, cls_, exact, file_, rsplit)                                                  \
     .name = label, .cls = cls_, .exact_procs = exact, .time_scale = 1, .bw_factor = 1,             \
@@ -125,18 +128,40 @@ static const struct mb_imb_bench io_benchmarks[] = {
 
 /* settings_io.h (guide 5.2.1): 50 / 10 repetitions, 16 MB per sample, lengths to 2^24, no
  * warm-up, Pmin 1. */
-const struct mb_imb_family mb_imb_family_io = {.name = "IMB-IO",
-                                               .part = "MPI-IO part",
-                                               .benchmarks = io_benchmarks,
-                                               .n = sizeof io_benchmarks / sizeof io_benchmarks[0],
-                                               .npmin = MB_IMB_IO_NPMIN,
-                                               .msgspersample = MB_IMB_IO_MSGSPERSAMPLE,
-                                               .msgs_nonaggr = MB_IMB_IO_MSGS_NONAGGR,
-                                               .overall_vol_mb = MB_IMB_IO_OVERALL_VOL_MB,
-                                               .maxmsglog = MB_IMB_IO_MAXMSGLOG,
-                                               .warm_x = 0,
-                                               .warmups = 0,
-                                               .list_break_after = "C_IWrite_Expl",
-                                               .io = 1,
-                                               .can_stop = 1, /* failed I/O calls */
-                                               .buffers = MB_BUF_MPI};
+const struct mb_imb_family mb_imb_family_io = {
+    .name = "IMB-IO",
+    .part = "MPI-IO part",
+    .benchmarks = io_benchmarks,
+    .n = sizeof io_benchmarks / sizeof io_benchmarks[0],
+    .npmin = MB_IMB_IO_NPMIN,
+    .msgspersample = MB_IMB_IO_MSGSPERSAMPLE,
+    .msgs_nonaggr = MB_IMB_IO_MSGS_NONAGGR,
+    .overall_vol_mb = MB_IMB_IO_OVERALL_VOL_MB,
+    .maxmsglog = MB_IMB_IO_MAXMSGLOG,
+    .warm_x = 0,
+    .warmups = 0,
+    .list_break_after = "C_IWrite_Expl",
+    .io = 1,
+    .can_stop = 1, /* failed I/O calls */
+    .buffers = MB_BUF_MPI,
+    .suite = {.name = "imb-io",
+              .legacy = "IMB-IO",
+              .title = "IMB-IO: MPI-IO part, following the IMB 3.1 methodology",
+              .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
+              .settings = &mb_imb_family_io.settings,
+              .positional = mb_imb_positional,
+              .operands = "[benchmark ...]",
+              .validate = mb_imb_validate,
+              .usage = mb_imb_usage,
+              .dry_run = mb_imb_dry_run,
+              .run = mb_imb_run,
+              .footer = mb_imb_suite_footer,
+              .owner = &mb_imb_family_io},
+    .settings = {.size = sizeof(struct mb_imb_config),
+                 .defaults = mb_imb_defaults,
+                 .sets = {&mb_imb_option_set, &mb_imb_io_set, &mb_imb_io_newer_set,
+                          &mb_imb_resolved_set},
+                 .owner = &mb_imb_family_io},
+    .examples = "  mpirun -np 8 IMB-IO\n"
+                "  mpirun -np 14 IMB-IO P_Read_shared -npmin 7\n"
+                "  mpirun -np 4 IMB-IO S_Write_indv P_IRead_priv --dir /scratch/me -msglen lens\n"};

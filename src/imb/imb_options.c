@@ -470,7 +470,7 @@ static const struct mb_option resolved[] = {
      .count_offset = IMB(n_excluded),
      .elem_size = sizeof(int)},
 };
-static const struct mb_option_set resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
+const struct mb_option_set mb_imb_resolved_set = {resolved, sizeof resolved / sizeof resolved[0],
                                                   0};
 
 /* ---- IMB-MPI1 and IMB-EXT: -warm_up on|off ---------------------------------------------- */
@@ -534,7 +534,7 @@ static const struct mb_option warm_up_options[] = {
      .parse = parse_prime,
      .show = show_prime},
 };
-static const struct mb_option_set warm_up_set = {
+const struct mb_option_set mb_imb_warm_up_set = {
     warm_up_options, sizeof warm_up_options / sizeof warm_up_options[0], 0};
 
 /* ---- IMB-MPI1: -order program|guide ----------------------------------------------------- */
@@ -567,7 +567,7 @@ static const struct mb_option order_options[] = {
      .parse = parse_order,
      .show = show_order},
 };
-static const struct mb_option_set order_set = {order_options,
+const struct mb_option_set mb_imb_order_set = {order_options,
                                                sizeof order_options / sizeof order_options[0], 0};
 
 /* ---- -alloc malloc|mmap|mpi ------------------------------------------------------------ */
@@ -706,7 +706,7 @@ static void show_buf_fill(const struct mb_config *cfg, char *buf, size_t len)
     }
 
 static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW, BUF_SCOPE_ROW, BUF_FILL_ROW};
-static const struct mb_option_set mpi1_alloc_set = {
+const struct mb_option_set mb_imb_mpi1_alloc_set = {
     mpi1_alloc_options, sizeof mpi1_alloc_options / sizeof mpi1_alloc_options[0], 0};
 
 /* ---- IMB-EXT: --info key=value (guide 5.2.3.3, User_Set_Info) ------------------------- */
@@ -835,7 +835,7 @@ static const struct mb_option ext_options[] = {
     BUF_SCOPE_ROW,
     BUF_FILL_ROW,
 };
-static const struct mb_option_set ext_set = {ext_options,
+const struct mb_option_set mb_imb_ext_set = {ext_options,
                                              sizeof ext_options / sizeof ext_options[0], 0};
 
 /* ---- IMB-IO: the scratch files (IMB 3.1 guide 5.2.3.2), TARGET_CPU_SECS (5.2.1), -alloc -- */
@@ -992,46 +992,19 @@ static const struct mb_option io_options[] = {
     ALLOC_ROW,
     BUF_SCOPE_ROW,
 };
-static const struct mb_option_set io_set = {io_options, sizeof io_options / sizeof io_options[0],
+const struct mb_option_set mb_imb_io_set = {io_options, sizeof io_options / sizeof io_options[0],
                                             0};
 
-static void mpi1_defaults(void *block)
+void mb_imb_defaults(void *block, const void *owner)
 {
     struct mb_imb_config *c = block;
-    c->family = MB_IMB_FAMILY_MPI1;
+    c->family = mb_imb_family_index(owner);
     c->multi = -1;
 }
 
-static void ext_defaults(void *block)
+void mb_imb_usage(const struct mb_suite *s, FILE *out)
 {
-    struct mb_imb_config *c = block;
-    c->family = MB_IMB_FAMILY_EXT;
-    c->multi = -1;
-}
-
-static void io_defaults(void *block)
-{
-    struct mb_imb_config *c = block;
-    c->family = MB_IMB_FAMILY_IO;
-    c->multi = -1;
-}
-
-const struct mb_settings_type mb_imb_mpi1_settings = {
-    .size = sizeof(struct mb_imb_config),
-    .defaults = mpi1_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &order_set, &mpi1_alloc_set, &mb_imb_mpi1_newer_set,
-             &resolved_set}};
-const struct mb_settings_type mb_imb_ext_settings = {
-    .size = sizeof(struct mb_imb_config),
-    .defaults = ext_defaults,
-    .sets = {&mb_imb_option_set, &warm_up_set, &ext_set, &mb_imb_ext_newer_set, &resolved_set}};
-const struct mb_settings_type mb_imb_io_settings = {
-    .size = sizeof(struct mb_imb_config),
-    .defaults = io_defaults,
-    .sets = {&mb_imb_option_set, &io_set, &mb_imb_io_newer_set, &resolved_set}};
-
-static void family_usage(FILE *out, const struct mb_imb_family *f, const char *examples)
-{
+    const struct mb_imb_family *f = s->owner;
     fprintf(out, "Benchmarks (case-insensitive; default: all, in this order; \"Multi-<name>\" runs "
                  "the Multi- version):\n ");
     for (size_t i = 0; i < f->n; i++)
@@ -1039,32 +1012,7 @@ static void family_usage(FILE *out, const struct mb_imb_family *f, const char *e
                 f->list_break_after && strcmp(f->benchmarks[i].name, f->list_break_after) == 0
                     ? "\n "
                     : "");
-    fprintf(out, "\n\nExamples:\n%s\n", examples);
-}
-
-void mb_imb_usage_mpi1(FILE *out)
-{
-    family_usage(out, mb_imb_families[MB_IMB_FAMILY_MPI1],
-                 "  mpirun -np 10 IMB-MPI1 PingPing Reduce\n"
-                 "  mpirun -np 2 IMB-MPI1 pingpong -off_cache -1\n"
-                 "  mpirun -np 14 IMB-MPI1 -multi 0 PingPong Barrier -map 2x7\n");
-}
-
-void mb_imb_usage_ext(FILE *out)
-{
-    family_usage(out, mb_imb_families[MB_IMB_FAMILY_EXT],
-                 "  mpirun -np 11 IMB-EXT -npmin 5\n"
-                 "  mpirun -np 3 IMB-EXT -input IMB_SELECT_EXT\n"
-                 "  mpirun -np 4 IMB-EXT -multi 0 Unidir_Put Accumulate --info no_locks=true\n");
-}
-
-void mb_imb_usage_io(FILE *out)
-{
-    family_usage(
-        out, mb_imb_families[MB_IMB_FAMILY_IO],
-        "  mpirun -np 8 IMB-IO\n"
-        "  mpirun -np 14 IMB-IO P_Read_shared -npmin 7\n"
-        "  mpirun -np 4 IMB-IO S_Write_indv P_IRead_priv --dir /scratch/me -msglen lens\n");
+    fprintf(out, "\n\nExamples:\n%s\n", f->examples);
 }
 
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
@@ -1075,7 +1023,7 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
         return mb_usage(err, "-map %ldx%ld maps %lld processes, but %d were started", c->map_rows,
                         c->map_cols, (long long)c->map_rows * c->map_cols, cfg->nprocs);
     /* -off_cache is accepted but not effective for IMB-IO (guide 5.1.2.4 remark). */
-    if (c->off_cache_mb != 0 && c->family != MB_IMB_FAMILY_IO) {
+    if (c->off_cache_mb != 0 && !family_of(cfg)->io) {
         unsigned long long size, line;
         mb_detect_cache(&size, &line);
         c->cache_bytes =
@@ -1093,7 +1041,7 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     }
     if (mb_imb_newer_validate(cfg, err) != 0)
         return 2;
-    if (c->family == MB_IMB_FAMILY_IO) {
+    if (family_of(cfg)->io) {
         int rc = mb_imb_io_validate(cfg, err);
         if (rc != 0)
             return rc;
@@ -1105,5 +1053,5 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     else
         c->mem_cap = ULLONG_MAX;
     /* After the -mem cap: the lengths it leaves out put nothing on disk. */
-    return c->family == MB_IMB_FAMILY_IO ? mb_imb_io_space_check(cfg, err) : 0;
+    return family_of(cfg)->io ? mb_imb_io_space_check(cfg, err) : 0;
 }

@@ -10,13 +10,23 @@
 
 #include <stdio.h>
 
+/* The option sets a family's settings are made of (struct mb_imb_family's settings.sets):
+ * the rows of every family first, the resolved lists last, and between them the family's
+ * own - -warm_up and -prime (IMB-MPI1, IMB-EXT), -order and the buffer rows (IMB-MPI1), the
+ * window rows (IMB-EXT), the scratch-file and CPU_Exploit rows (IMB-IO), and each family's
+ * rows of IMB 2021 (imb_newer_options.h). */
 extern const struct mb_option_set mb_imb_option_set;
+extern const struct mb_option_set mb_imb_warm_up_set;
+extern const struct mb_option_set mb_imb_order_set;
+extern const struct mb_option_set mb_imb_mpi1_alloc_set;
+extern const struct mb_option_set mb_imb_ext_set;
+extern const struct mb_option_set mb_imb_io_set;
+extern const struct mb_option_set mb_imb_resolved_set;
 
-/* The settings blocks of IMB-MPI1 (and the main job) and IMB-EXT: one struct, one set of
- * flags; IMB-EXT adds --info. */
-extern const struct mb_settings_type mb_imb_mpi1_settings;
-extern const struct mb_settings_type mb_imb_ext_settings;
-extern const struct mb_settings_type mb_imb_io_settings;
+/* A family's settings defaults (owner: the family) and --help text (s->owner: the family):
+ * its benchmark list and its examples. */
+void mb_imb_defaults(void *block, const void *owner);
+void mb_imb_usage(const struct mb_suite *s, FILE *out);
 
 /* One message length of -msglen's file or -msgsize's list, appended to c->lengths: a
  * non-negative integer up to INT_MAX. 0 or mb_usage(err, ...). */
@@ -24,9 +34,6 @@ int mb_imb_length_entry(struct mb_imb_config *c, const char *entry, struct mb_er
 
 int mb_imb_positional(struct mb_config *cfg, const char *arg, struct mb_error *err);
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
-void mb_imb_usage_mpi1(FILE *out);
-void mb_imb_usage_ext(FILE *out);
-void mb_imb_usage_io(FILE *out);
 
 /* IMB-IO's settings (imb_io_options.c, rank 0): the scratch directory exists and is
  * writable, the file name is a plain name, and - unless --force - no file of a name the run

@@ -109,7 +109,7 @@ long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long lo
     /* Open_Close, IMB-IO's only row without a length, accesses no data: IMB 3.1 gives it
      * MSGS_NONAGGR repetitions (IMB_mem_manager.c, access == no), the guide (5.2.8) the
      * aggregate count; -open_close_reps guide runs the latter. */
-    const int open_close = b->sizeless && c->family == MB_IMB_FAMILY_IO && !c->open_close_guide;
+    const int open_close = b->sizeless && mb_imb_family(c)->io && !c->open_close_guide;
     const int nonaggr = mode == MB_IMB_NON_AGGREGATE || b->nonaggr_reps || open_close;
     return mb_imb_reps(x, nonaggr ? mb_imb_msgs_nonaggr(c) : mb_imb_msgspersample(c),
                        mb_imb_overall_vol(c));

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The IMB suites (IMB 3.1 guide ch. 3-5): IMB-MPI1, IMB-EXT and IMB-IO are three tables over
+/* The IMB suites (IMB 3.1 guide ch. 3-5): every family (IMB-MPI1, IMB-EXT, IMB-IO) is one
+ * row beside its table (imb_bench.h, struct mb_imb_family), and they share the hooks here and
  * one driver. */
+#include "imb/imb_suite.h"
 #include "core/error.h"
 #include "core/scratch.h"
 #include "core/suite.h"
@@ -25,7 +27,7 @@ static int needs_cpu(const struct mb_imb_plan *plan)
     return 0;
 }
 
-static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
+int mb_imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
@@ -99,53 +101,19 @@ static int imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     return 0;
 }
 
-static void imb_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                       const struct mb_run_end *e)
+void mb_imb_suite_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                         const struct mb_run_end *e)
 {
     mb_imb_footer(ctx, e->rows, cfg->common.check ? e->defects : -1, e->seconds, e->peak_rss);
 }
 
-const struct mb_suite mb_suite_imb_mpi1 = {
-    .name = "imb-mpi1",
-    .legacy = "IMB-MPI1",
-    .title = "IMB-MPI1: MPI-1 part, following the IMB 3.1 methodology",
-    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
-    .settings = &mb_imb_mpi1_settings,
-    .positional = mb_imb_positional,
-    .operands = "[benchmark ...]",
-    .validate = mb_imb_validate,
-    .usage = mb_imb_usage_mpi1,
-    .dry_run = mb_imb_dry_run,
-    .run = imb_run,
-    .footer = imb_footer,
-};
+const struct mb_imb_family *const mb_imb_families[] = {&mb_imb_family_mpi1, &mb_imb_family_ext,
+                                                       &mb_imb_family_io, NULL};
 
-const struct mb_suite mb_suite_imb_ext = {
-    .name = "imb-ext",
-    .legacy = "IMB-EXT",
-    .title = "IMB-EXT: one-sided communication (MPI-2 part), following the IMB 3.1 methodology",
-    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
-    .settings = &mb_imb_ext_settings,
-    .positional = mb_imb_positional,
-    .operands = "[benchmark ...]",
-    .validate = mb_imb_validate,
-    .usage = mb_imb_usage_ext,
-    .dry_run = mb_imb_dry_run,
-    .run = imb_run,
-    .footer = imb_footer,
-};
-
-const struct mb_suite mb_suite_imb_io = {
-    .name = "imb-io",
-    .legacy = "IMB-IO",
-    .title = "IMB-IO: MPI-IO part, following the IMB 3.1 methodology",
-    .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
-    .settings = &mb_imb_io_settings,
-    .positional = mb_imb_positional,
-    .operands = "[benchmark ...]",
-    .validate = mb_imb_validate,
-    .usage = mb_imb_usage_io,
-    .dry_run = mb_imb_dry_run,
-    .run = imb_run,
-    .footer = imb_footer,
-};
+int mb_imb_family_index(const struct mb_imb_family *f)
+{
+    for (int i = 0; mb_imb_families[i]; i++)
+        if (mb_imb_families[i] == f)
+            return i;
+    return -1;
+}

@@ -3,8 +3,11 @@
  * (IMB_bnames_mpi1.h), which is the order of a default run; -order guide runs the guide's list 3.2
  * instead (docs/adr/program-mpi1-order.md). Adding a benchmark is adding a row here and its
  * kernel. */
+#include "core/thread_level.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
+#include "imb/imb_suite.h"
 
 #include <strings.h>
 
@@ -169,31 +172,47 @@ static const struct mb_imb_bench mb_imb_mpi1_benchmarks[] = {
      .check = mb_imb_check_barrier},
 };
 
-const struct mb_imb_family mb_imb_family_mpi1 = {.name = "IMB-MPI1",
-                                                 .part = "MPI-1 part",
-                                                 .benchmarks = mb_imb_mpi1_benchmarks,
-                                                 .n = sizeof mb_imb_mpi1_benchmarks /
-                                                      sizeof mb_imb_mpi1_benchmarks[0],
-                                                 .npmin = MB_IMB_NPMIN,
-                                                 .msgspersample = MB_IMB_MSGSPERSAMPLE,
-                                                 .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
-                                                 .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
-                                                 .maxmsglog = MB_IMB_MAXMSGLOG,
-                                                 .warm_x = MB_IMB_ASSIGN_SIZE,
-                                                 .warmups = MB_IMB_N_WARMUP,
-                                                 .list_break_after = "Allgatherv",
-                                                 .buffers = MB_BUF_MALLOC};
+const struct mb_imb_family mb_imb_family_mpi1 = {
+    .name = "IMB-MPI1",
+    .part = "MPI-1 part",
+    .benchmarks = mb_imb_mpi1_benchmarks,
+    .n = sizeof mb_imb_mpi1_benchmarks / sizeof mb_imb_mpi1_benchmarks[0],
+    .npmin = MB_IMB_NPMIN,
+    .msgspersample = MB_IMB_MSGSPERSAMPLE,
+    .msgs_nonaggr = MB_IMB_MSGS_NONAGGR,
+    .overall_vol_mb = MB_IMB_OVERALL_VOL_MB,
+    .maxmsglog = MB_IMB_MAXMSGLOG,
+    .warm_x = MB_IMB_ASSIGN_SIZE,
+    .warmups = MB_IMB_N_WARMUP,
+    .list_break_after = "Allgatherv",
+    .buffers = MB_BUF_MALLOC,
+    .suite = {.name = "imb-mpi1",
+              .legacy = "IMB-MPI1",
+              .title = "IMB-MPI1: MPI-1 part, following the IMB 3.1 methodology",
+              .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
+              .settings = &mb_imb_family_mpi1.settings,
+              .positional = mb_imb_positional,
+              .operands = "[benchmark ...]",
+              .validate = mb_imb_validate,
+              .usage = mb_imb_usage,
+              .dry_run = mb_imb_dry_run,
+              .run = mb_imb_run,
+              .footer = mb_imb_suite_footer,
+              .owner = &mb_imb_family_mpi1},
+    .settings = {.size = sizeof(struct mb_imb_config),
+                 .defaults = mb_imb_defaults,
+                 .sets = {&mb_imb_option_set, &mb_imb_warm_up_set, &mb_imb_order_set,
+                          &mb_imb_mpi1_alloc_set, &mb_imb_mpi1_newer_set, &mb_imb_resolved_set},
+                 .owner = &mb_imb_family_mpi1},
+    .examples = "  mpirun -np 10 IMB-MPI1 PingPing Reduce\n"
+                "  mpirun -np 2 IMB-MPI1 pingpong -off_cache -1\n"
+                "  mpirun -np 14 IMB-MPI1 -multi 0 PingPong Barrier -map 2x7\n"};
 
 /* The guide's list (3.2), the order of a default run with -order guide. */
 const char *const mb_imb_mpi1_guide_order[] = {
     "PingPong",   "PingPing", "Sendrecv",       "Exchange",  "Bcast",   "Allgather",
     "Allgatherv", "Scatter",  "Scatterv",       "Gather",    "Gatherv", "Alltoall",
     "Alltoallv",  "Reduce",   "Reduce_scatter", "Allreduce", "Barrier", NULL};
-
-const struct mb_imb_family *const mb_imb_families[MB_IMB_N_FAMILIES] = {
-    [MB_IMB_FAMILY_MPI1] = &mb_imb_family_mpi1,
-    [MB_IMB_FAMILY_EXT] = &mb_imb_family_ext,
-    [MB_IMB_FAMILY_IO] = &mb_imb_family_io};
 
 int mb_imb_find(const struct mb_imb_family *f, const char *name)
 {

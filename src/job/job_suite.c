@@ -119,8 +119,9 @@ static const struct mb_option rows[] = {
 };
 
 /* A line at least every 30 s: a phase may run quiet for minutes (b_eff_io's partitions). */
-static void job_defaults(void *block)
+static void job_defaults(void *block, const void *owner)
 {
+    (void)owner;
     ((struct mb_job_config *)block)->progress = 30;
 }
 
@@ -286,8 +287,9 @@ static int job_validate(struct mb_config *cfg, const struct mb_provenance *prov,
     return 0;
 }
 
-static void job_usage(FILE *out)
+static void job_usage(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     fprintf(out,
             "A characterisation of this machine in a few minutes (--quick: about 30 s; --full:\n"
             "the official rules of every suite): Presta com and laten, IMB-MPI1 PingPong\n"

@@ -180,8 +180,9 @@ static const struct mb_option_set resolved_set = {resolved, sizeof resolved / si
                                                   0};
 
 /* Presta 1.2's compile-time defaults (util.h). */
-static void presta_defaults(void *block)
+static void presta_defaults(void *block, const void *owner)
 {
+    (void)owner;
     struct mb_presta_config *p = block;
     p->start = 32;
     p->stop = 8388608;
@@ -470,29 +471,34 @@ static void usage_lines(FILE *out, const char *name, const char *what, const cha
     fputs("\n", out);
 }
 
-void mb_presta_usage_com(FILE *out)
+void mb_presta_usage_com(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     usage_lines(out, "com", "MPI interprocess communication bandwidth benchmark", "befopsthinr");
 }
 
-void mb_presta_usage_laten(FILE *out)
+void mb_presta_usage_laten(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     usage_lines(out, "laten", "MPI interprocess communication latency benchmark", "fopthinr");
 }
 
-void mb_presta_usage_rma(FILE *out)
+void mb_presta_usage_rma(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     usage_lines(out, "rma", "MPI interprocess communication benchmark for one-sided operations",
                 "bcefOpsthinr");
 }
 
-void mb_presta_usage_allred(FILE *out)
+void mb_presta_usage_allred(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     fprintf(out, "\n  allred [# of comp iterations] [inner iterations] [total samples]\n\n");
 }
 
-void mb_presta_usage_globalop(FILE *out)
+void mb_presta_usage_globalop(const struct mb_suite *s, FILE *out)
 {
+    (void)s;
     fprintf(out, "\n  globalop (no arguments): Barrier, Reduce, Bcast, Allreduce loops of "
                  "N=4096, with and without compute, 3 repetitions\n\n");
 }

@@ -31,11 +31,11 @@ int mb_presta_validate_globalop(struct mb_config *cfg, const struct mb_provenanc
                                 struct mb_error *err);
 
 /* The original usage texts (Presta 1.2's), printed by -h / --help. */
-void mb_presta_usage_com(FILE *out);
-void mb_presta_usage_laten(FILE *out);
-void mb_presta_usage_rma(FILE *out);
-void mb_presta_usage_allred(FILE *out);
-void mb_presta_usage_globalop(FILE *out);
+void mb_presta_usage_com(const struct mb_suite *s, FILE *out);
+void mb_presta_usage_laten(const struct mb_suite *s, FILE *out);
+void mb_presta_usage_rma(const struct mb_suite *s, FILE *out);
+void mb_presta_usage_allred(const struct mb_suite *s, FILE *out);
+void mb_presta_usage_globalop(const struct mb_suite *s, FILE *out);
 
 /* --dry-run of all five programs: the process sets, sizes and pairs that would run. */
 int mb_presta_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg);

@@ -32,7 +32,7 @@ static int check_row(const char *name, char *dir, int rank, int size, int guide,
         return 1;
     }
     memset(&c, 0, sizeof c);
-    c.family = MB_IMB_FAMILY_IO;
+    c.family = mb_imb_family_index(&mb_imb_family_io);
     c.io_dir = dir;
     c.io_barriers_guide = guide;
     a.bench = &f->benchmarks[k];

@@ -38,7 +38,7 @@ static int parse(struct mb_config *cfg, struct mb_error *err, int argc, char **a
 {
     struct mb_option_set sets[2] = {mb_imb_option_set, {mb_common_options, mb_n_common_options, 0}};
     mb_config_defaults(cfg);
-    mb_config_settings(cfg, &mb_imb_mpi1_settings);
+    mb_config_settings(cfg, &mb_imb_family_mpi1.settings);
     memset(err, 0, sizeof *err);
     return mb_options_parse(sets, 2, mb_imb_positional, argc, argv, 1, cfg, err);
 }

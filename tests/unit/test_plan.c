@@ -125,7 +125,7 @@ int main(void)
     {
         /* IMB-EXT counts every benchmark in floats: 0, 4, 8, ... (22 rows), -msglen rounded
          * up; near INT_MAX rounding up would leave the int range: rounded down there. */
-        struct mb_imb_config ext = {.family = MB_IMB_FAMILY_EXT};
+        struct mb_imb_config ext = {.family = mb_imb_family_index(&mb_imb_family_ext)};
         long long user[] = {1, 5, 2147483647LL};
         const struct mb_imb_bench *put =
             &mb_imb_family_ext.benchmarks[mb_imb_find(&mb_imb_family_ext, "Unidir_Put")];
@@ -207,7 +207,8 @@ int main(void)
      * only independent non-blocking rows hold a request and a status per transfer, in the
      * demand that -mem caps. */
     {
-        const struct mb_imb_config io = {.family = MB_IMB_FAMILY_IO, .msgspersample = INT_MAX};
+        const struct mb_imb_config io = {.family = mb_imb_family_index(&mb_imb_family_io),
+                                         .msgspersample = INT_MAX};
         const size_t per = sizeof(MPI_Request) + sizeof(MPI_Status);
         EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("S_Read_Indv"), 0, 1, &io), 0);
         EXPECT_EQ_LL(mb_imb_io_file_bytes(io_bench("S_Read_Indv"), 1, 1, &io), 16 * MB);
@@ -251,7 +252,8 @@ int main(void)
      * largest file stays, so rank 0's 16 MiB and rank 1's 8 MiB. P_Write_Indv: one shared
      * file, one name. A -mem cap that leaves out the long lengths shrinks the need. */
     {
-        struct mb_imb_config io = {.family = MB_IMB_FAMILY_IO, .multi = -1, .mem_cap = ULLONG_MAX};
+        struct mb_imb_config io = {
+            .family = mb_imb_family_index(&mb_imb_family_io), .multi = -1, .mem_cap = ULLONG_MAX};
         struct mb_config cfg = {0};
         int sel = MB_IMB_SEL(mb_imb_find(&mb_imb_family_io, "P_Write_Priv"), 0);
         const long long slack = MB_IMB_IO_FILE_SLACK;
@@ -273,7 +275,7 @@ int main(void)
     /* The warm-up's two samples touch two buffers of their length's layout, not the sections
      * of a whole loop (IMB-EXT: 1000 x 4 bytes) nor the whole off-cache rotation. */
     {
-        struct mb_imb_config ext = {.family = MB_IMB_FAMILY_EXT};
+        struct mb_imb_config ext = {.family = mb_imb_family_index(&mb_imb_family_ext)};
         int i = mb_imb_find(&mb_imb_family_ext, "Unidir_Put");
         struct mb_imb_demand d, w;
         EXPECT(i >= 0);
