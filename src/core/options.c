@@ -193,6 +193,27 @@ static const struct mb_option *find(const struct mb_option_set *sets, size_t nse
     return NULL;
 }
 
+/* A word-choice row: the index of value among o->words, or the usage error that lists them
+ * ("expected program or guide", "expected malloc, mmap or mpi"). */
+static int apply_word(const struct mb_option *o, const char *typed, const char *value, int *out,
+                      struct mb_error *err)
+{
+    char list[256] = "";
+    size_t n = 0, used = 0;
+
+    for (n = 0; o->words[n]; n++)
+        if (strcmp(value, o->words[n]) == 0) {
+            *out = (int)n;
+            return 0;
+        }
+    for (size_t i = 0; i < n && used < sizeof list; i++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s",
+                         i == 0 ? "" : (i + 1 == n ? " or " : ", "), o->words[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return mb_usage(err, "invalid value '%s' for %s: expected %s", value, typed, list);
+}
+
 static int apply(const struct mb_option *o, const char *typed, const char *value,
                  struct mb_config *cfg, struct mb_error *err)
 {
@@ -227,6 +248,8 @@ static int apply(const struct mb_option *o, const char *typed, const char *value
         return o->parse ? o->parse(cfg, value, err) : 0;
     case MB_OPT_CUSTOM:
         return o->parse(cfg, value, err);
+    case MB_OPT_WORD:
+        return apply_word(o, typed, value, (int *)field, err);
     case MB_OPT_LIST:
     case MB_OPT_REFUSED:
         break;
@@ -367,6 +390,9 @@ void mb_option_value(const struct mb_option *o, const struct mb_config *cfg, cha
         break;
     case MB_OPT_STRING:
         snprintf(buf, len, "%s", *(char *const *)field ? *(char *const *)field : "(none)");
+        break;
+    case MB_OPT_WORD:
+        snprintf(buf, len, "%s", o->words[*(const int *)field]);
         break;
     case MB_OPT_CUSTOM:
     case MB_OPT_LIST:

@@ -22,6 +22,7 @@ enum mb_opt_kind {
     MB_OPT_DOUBLE, /* finite double within [min, max] */
     MB_OPT_STRING, /* char *, duplicated; then the row's parse function, if any, reads it */
     MB_OPT_CUSTOM, /* parsed by the row's parse function */
+    MB_OPT_WORD,   /* int: the index of the value in the row's words (program|guide, ...) */
     MB_OPT_LIST,   /* hidden row (no name): a heap array the settings block owns, resolved
                       during validation; count_offset names its size_t length */
     MB_OPT_REFUSED /* a newer program's option the suite refuses by name: help names the
@@ -52,6 +53,9 @@ struct mb_option {
     enum mb_opt_block block;
     /* MB_OPT_LIST: offsetof the size_t element count, and the element size. */
     size_t count_offset, elem_size;
+    /* MB_OPT_WORD: the values, NULL-terminated; the first is index 0 (the zeroed default
+     * unless the suite's defaults say otherwise). */
+    const char *const *words;
     /* 1: a setting that differs from run to run of the same measurement - where the output and
      * scratch files go, the run's id, a seed taken from the clock, what is shown - so that
      * `mpibench compare` does not hold it against a group of runs (results/compare_group.c). */

@@ -27,22 +27,18 @@ static struct mb_imb_config *settings(struct mb_config *cfg)
     return cfg->settings;
 }
 
-/* An option whose value is one of two words (program|guide, program|best): *out = 0 for the
- * first, 1 for the second (the enums of imb_cpu.h and imb_time_rule.h count so too); anything
- * else is the usage error that names the option. */
-static int parse_pair(const char *opt, const char *value, const char *first, const char *second,
-                      int *out, struct mb_error *err)
-{
-    if (strcmp(value, first) == 0)
-        *out = 0;
-    else if (strcmp(value, second) == 0)
-        *out = 1;
-    else
-        return mb_usage(err, "invalid value '%s' for %s: expected %s or %s", value, opt, first,
-                        second);
-    return 0;
-}
+/* The values of word-choice rows (MB_OPT_WORD: the index of the word is stored, so each
+ * list's order is its enum's: imb_config.h, imb_cpu.h, imb_time_rule.h). */
+static const char *const program_guide[] = {"program", "guide", NULL};
+static const char *const program_best[] = {"program", "best", NULL};
+static const char *const run_block[] = {"run", "block", NULL};
+static const char *const length_block[] = {"length", "block", NULL};
+static const char *const zero_sections[] = {"zero", "sections", NULL};
 _Static_assert(MB_IMB_CPU_PROGRAM == 0 && MB_IMB_CPU_BEST == 1, "-t_cpu_rule's words count 0, 1");
+_Static_assert(MB_IMB_BUF_SCOPE_RUN == 0 && MB_IMB_BUF_SCOPE_BLOCK == 1, "-buf_scope's words");
+_Static_assert(MB_IMB_BUF_FILL_LENGTH == 0 && MB_IMB_BUF_FILL_BLOCK == 1, "-buf_fill's words");
+_Static_assert(MB_IMB_WIN_DISP_ZERO == 0 && MB_IMB_WIN_DISP_SECTIONS == 1, "-win_disp's words");
+_Static_assert(MB_IMB_WIN_SCOPE_LENGTH == 0 && MB_IMB_WIN_SCOPE_BLOCK == 1, "-win_scope's words");
 _Static_assert(MB_IMB_TIME_PROGRAM == 0 && MB_IMB_TIME_GUIDE == 1, "-time_rule's words count 0, 1");
 
 static const struct mb_imb_family *family_of(const struct mb_config *cfg)
@@ -299,11 +295,6 @@ static void show_time(const struct mb_config *cfg, char *buf, size_t len)
 
 /* -time_rule: IMB 3.1's program (the default) or the guide's words (5.1.2.6); the header says
  * which rule ran (docs/adr/program-time-repetitions.md). */
-static int parse_time_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    return parse_pair("-time_rule", value, "program", "guide", &settings(cfg)->time_rule, err);
-}
-
 static void show_time_rule(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
@@ -405,12 +396,12 @@ static const struct mb_option imb_options[] = {
      .help = "run at most about this many seconds per message length",
      .show = show_time},
     {.name = "-time_rule",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(time_rule),
      .metavar = "program|guide",
      .help = "how -time picks repetitions: program = IMB 3.1's (default), guide = the most "
              "that fit",
-     .parse = parse_time_rule,
+     .words = program_guide,
      .show = show_time_rule},
     {.name = "-mem",
      .kind = MB_OPT_DOUBLE,
@@ -542,11 +533,6 @@ const struct mb_option_set mb_imb_warm_up_set = {
 /* A default run (no names given) runs the benchmarks in IMB 3.1's program order
  * (IMB_bnames_mpi1.h: the reductions fifth, Bcast 16th); -order guide runs the guide's list
  * (3.2: Bcast fifth). Names given on the command line run in the order given, as in IMB. */
-static int parse_order(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    return parse_pair("-order", value, "program", "guide", &settings(cfg)->guide_order, err);
-}
-
 static void show_order(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
@@ -559,12 +545,12 @@ static void show_order(const struct mb_config *cfg, char *buf, size_t len)
 
 static const struct mb_option order_options[] = {
     {.name = "-order",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(guide_order),
      .metavar = "program|guide",
      .help = "order of a run of all benchmarks: program = IMB 3.1's (default), guide = the "
              "guide's list",
-     .parse = parse_order,
+     .words = program_guide,
      .show = show_order},
 };
 const struct mb_option_set mb_imb_order_set = {order_options,
@@ -633,17 +619,6 @@ static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
  * What the program allocated and freed before decides where the library's own temporary
  * buffers land (glibc moves its mmap threshold up when a mapped block is freed): the
  * program's lifetime is the default, "block" allocates per block as mpibench did. */
-static int parse_buf_scope(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    if (strcmp(value, "run") == 0)
-        settings(cfg)->buf_scope = MB_IMB_BUF_SCOPE_RUN;
-    else if (strcmp(value, "block") == 0)
-        settings(cfg)->buf_scope = MB_IMB_BUF_SCOPE_BLOCK;
-    else
-        return mb_usage(err, "invalid value '%s' for -buf_scope: expected run or block", value);
-    return 0;
-}
-
 static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
 {
     if (mb_imb_cfg(cfg)->buf_scope == MB_IMB_BUF_SCOPE_BLOCK)
@@ -658,11 +633,11 @@ static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
 
 #define BUF_SCOPE_ROW                                                                              \
     {                                                                                              \
-        .name = "-buf_scope", .kind = MB_OPT_CUSTOM, .offset = IMB(buf_scope),                     \
+        .name = "-buf_scope", .kind = MB_OPT_WORD, .offset = IMB(buf_scope),                       \
         .metavar = "run|block",                                                                    \
         .help = "message buffers: run = kept from benchmark to benchmark and grown per length "    \
                 "(default, as IMB 3.1 ran), block = allocated per benchmark",                      \
-        .parse = parse_buf_scope, .show = show_buf_scope                                           \
+        .words = run_block, .show = show_buf_scope                                                 \
     }
 
 /* ---- -buf_fill length|block (docs/adr/program-imb-buffer-fill.md) ---------------------- */
@@ -671,17 +646,6 @@ static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
  * calls IMB_set_buf, which fills the send buffer's bytes for the length with BUF_VALUE and
  * zeroes the receive buffer's (IMB_mem_manager.c), so that a large length's first repetitions
  * start from buffers just written. "block" writes them only when allocated, as mpibench did. */
-static int parse_buf_fill(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    if (strcmp(value, "length") == 0)
-        settings(cfg)->buf_fill = MB_IMB_BUF_FILL_LENGTH;
-    else if (strcmp(value, "block") == 0)
-        settings(cfg)->buf_fill = MB_IMB_BUF_FILL_BLOCK;
-    else
-        return mb_usage(err, "invalid value '%s' for -buf_fill: expected length or block", value);
-    return 0;
-}
-
 static void show_buf_fill(const struct mb_config *cfg, char *buf, size_t len)
 {
     if (mb_imb_cfg(cfg)->buf_fill == MB_IMB_BUF_FILL_BLOCK)
@@ -698,11 +662,11 @@ static void show_buf_fill(const struct mb_config *cfg, char *buf, size_t len)
 
 #define BUF_FILL_ROW                                                                               \
     {                                                                                              \
-        .name = "-buf_fill", .kind = MB_OPT_CUSTOM, .offset = IMB(buf_fill),                       \
+        .name = "-buf_fill", .kind = MB_OPT_WORD, .offset = IMB(buf_fill),                         \
         .metavar = "length|block",                                                                 \
         .help = "message buffers written before every length (length: default, as IMB 3.1) or "    \
                 "only when allocated or grown (block)",                                            \
-        .parse = parse_buf_fill, .show = show_buf_fill                                             \
+        .words = length_block, .show = show_buf_fill                                               \
     }
 
 static const struct mb_option mpi1_alloc_options[] = {ALLOC_ROW, BUF_SCOPE_ROW, BUF_FILL_ROW};
@@ -755,17 +719,6 @@ static void show_info(const struct mb_config *cfg, char *buf, size_t len)
  * -off_cache is given (IMB_ones_unidir.c, IMB_ones_accu.c: i % cache_iter * offs, with one
  * buffer and offset 0 by default); its guide (4.2.2.2, Table 20) describes disjoint sections.
  * The program's placement is the default, the guide's is "sections". */
-static int parse_win_disp(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    if (strcmp(value, "zero") == 0)
-        settings(cfg)->win_disp = MB_IMB_WIN_DISP_ZERO;
-    else if (strcmp(value, "sections") == 0)
-        settings(cfg)->win_disp = MB_IMB_WIN_DISP_SECTIONS;
-    else
-        return mb_usage(err, "invalid value '%s' for -win_disp: expected zero or sections", value);
-    return 0;
-}
-
 static void show_win_disp(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
@@ -786,17 +739,6 @@ static void show_win_disp(const struct mb_config *cfg, char *buf, size_t len)
  * X") reads too. That is the default; "block" keeps one window over the block's largest
  * buffers for all its lengths: one collective window creation per block instead of one per
  * length, which a large process count may prefer. */
-static int parse_win_scope(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    if (strcmp(value, "length") == 0)
-        settings(cfg)->win_scope = MB_IMB_WIN_SCOPE_LENGTH;
-    else if (strcmp(value, "block") == 0)
-        settings(cfg)->win_scope = MB_IMB_WIN_SCOPE_BLOCK;
-    else
-        return mb_usage(err, "invalid value '%s' for -win_scope: expected length or block", value);
-    return 0;
-}
-
 static void show_win_scope(const struct mb_config *cfg, char *buf, size_t len)
 {
     if (mb_imb_cfg(cfg)->win_scope == MB_IMB_WIN_SCOPE_BLOCK)
@@ -809,20 +751,20 @@ static void show_win_scope(const struct mb_config *cfg, char *buf, size_t len)
 
 static const struct mb_option ext_options[] = {
     {.name = "-win_disp",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(win_disp),
      .metavar = "zero|sections",
      .help = "where one sample's transfers go in the window: zero = displacement 0 (default, "
              "as IMB 3.1 ran), sections = disjoint sections",
-     .parse = parse_win_disp,
+     .words = zero_sections,
      .show = show_win_disp},
     {.name = "-win_scope",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(win_scope),
      .metavar = "length|block",
      .help = "the window of the one-sided benchmarks: length = one per message length over its "
              "buffers (default, as IMB 3.1 ran), block = one per block over the largest buffers",
-     .parse = parse_win_scope,
+     .words = length_block,
      .show = show_win_scope},
     {.name = "--info",
      .kind = MB_OPT_CUSTOM,
@@ -866,11 +808,6 @@ static void help_cpu_secs(const struct mb_config *cfg, char *buf, size_t len)
 
 /* -t_cpu_rule: IMB 3.1's calibration (the default) or the best of several probes; the header
  * says which ran (docs/adr/program-imb-io-cpu-calibration.md). */
-static int parse_cpu_rule(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    return parse_pair("-t_cpu_rule", value, "program", "best", &settings(cfg)->cpu_rule, err);
-}
-
 static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s",
@@ -882,12 +819,6 @@ static void show_cpu_rule(const struct mb_config *cfg, char *buf, size_t len)
 
 /* -open_close_reps: IMB 3.1's program (MSGS_NONAGGR, the default) or the guide's 5.2.8
  * (MSGSPERSAMPLE) for Open_Close (docs/adr/program-imb-io-open-close-reps.md). */
-static int parse_open_close_reps(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    return parse_pair("-open_close_reps", value, "program", "guide",
-                      &settings(cfg)->open_close_guide, err);
-}
-
 static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t len)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
@@ -903,12 +834,6 @@ static void show_open_close_reps(const struct mb_config *cfg, char *buf, size_t 
 
 /* -io_barriers: the timer's barriers on the file's communicator (IMB 3.1's program, the default)
  * or on the group (the guide's 5.2.7) (docs/adr/program-imb-io-timer-sync.md). */
-static int parse_io_barriers(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    return parse_pair("-io_barriers", value, "program", "guide", &settings(cfg)->io_barriers_guide,
-                      err);
-}
-
 static void show_io_barriers(const struct mb_config *cfg, char *buf, size_t len)
 {
     snprintf(buf, len, "%s",
@@ -966,28 +891,28 @@ static const struct mb_option io_options[] = {
      .show = show_cpu_secs,
      .help_default = help_cpu_secs},
     {.name = "-t_cpu_rule",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(cpu_rule),
      .metavar = "program|best",
      .help = "how CPU_Exploit is calibrated: program = IMB 3.1's one probe (default), best = "
              "the fastest of several",
-     .parse = parse_cpu_rule,
+     .words = program_best,
      .show = show_cpu_rule},
     {.name = "-open_close_reps",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(open_close_guide),
      .metavar = "program|guide",
      .help = "Open_Close's repetitions: program = MSGS_NONAGGR as IMB 3.1 (default), guide = "
              "MSGSPERSAMPLE",
-     .parse = parse_open_close_reps,
+     .words = program_guide,
      .show = show_open_close_reps},
     {.name = "-io_barriers",
-     .kind = MB_OPT_CUSTOM,
+     .kind = MB_OPT_WORD,
      .offset = IMB(io_barriers_guide),
      .metavar = "program|guide",
      .help = "the barriers before a timed loop: program = on the file's communicator as IMB 3.1 "
              "(each process alone for private files; default), guide = on the group",
-     .parse = parse_io_barriers,
+     .words = program_guide,
      .show = show_io_barriers},
     ALLOC_ROW,
     BUF_SCOPE_ROW,

@@ -19,6 +19,7 @@
 #include "unit.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -255,6 +256,31 @@ int main(void)
         }
         mb_config_free(&cfg);
         unlink(path);
+    }
+    {
+        /* A word-choice row (MB_OPT_WORD): the index of the word, the value shown by its
+         * word, and one error that names the option and lists every word. */
+        static const char *const words[] = {"first", "second", "third", NULL};
+        const struct mb_option row = {.name = "-pick",
+                                      .kind = MB_OPT_WORD,
+                                      .offset = offsetof(struct mb_imb_config, cpu_rule),
+                                      .words = words};
+        const struct mb_option_set set = {&row, 1, 0};
+        char shown[64];
+        mb_config_defaults(&cfg);
+        mb_config_settings(&cfg, &mb_imb_family_mpi1.settings);
+        memset(&err, 0, sizeof err);
+        EXPECT(mb_options_parse(&set, 1, NULL, 3, (char *[]){"x", "-pick", "third"}, 1, &cfg,
+                                &err) == 0);
+        EXPECT_EQ_LL(IMBC(cfg)->cpu_rule, 2);
+        mb_option_value(&row, &cfg, shown, sizeof shown);
+        EXPECT(strcmp(shown, "third") == 0);
+        EXPECT(mb_options_parse(&set, 1, NULL, 3, (char *[]){"x", "-pick", "Third"}, 1, &cfg,
+                                &err) == 2);
+        EXPECT_STR_CONTAINS(err.msg,
+                            "invalid value 'Third' for -pick: expected first, second or third");
+        EXPECT_EQ_LL(IMBC(cfg)->cpu_rule, 2);
+        mb_config_free(&cfg);
     }
     return unit_report("test_options");
 }
