@@ -479,7 +479,7 @@ static void extent(struct block_run *r, const long long *lens, size_t nlen)
 {
     const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
 
-    r->a.span = mb_imb_io_span(r->b, r->g.q, c, r->cfg->common.check);
+    r->a.span = mb_imb_io_span(r->b, lens, nlen, r->g.q, c, r->cfg->common.check);
     r->a.max_reps = 1;
     for (size_t k = 0; k < nlen; k++) {
         const struct mb_imb_demand d =
@@ -673,16 +673,17 @@ static int run_length(struct block_run *r, const long long *lens, long *counts, 
     return stop;
 }
 
-static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int multi,
-                       struct mb_imb_tally *tally)
+static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
+                       const struct mb_imb_item *item, struct mb_imb_tally *tally)
 {
     const struct mb_ctx *ctx = r->ctx;
     const struct mb_config *cfg = r->cfg;
     const struct mb_imb_bench *b = r->b;
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     const long long warm_x = b->sizeless ? 0 : r->f->warm_x;
-    long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
-    size_t nlen = mb_imb_lengths(b, c, lens);
+    const int multi = item->multi;
+    const long long *lens = item->lens;
+    const size_t nlen = item->nlen;
     long *counts = mb_xcalloc(nlen ? nlen : 1, sizeof *counts); /* -time: 0 = not run */
     struct mb_imb_pool own = {0};
     /* -buf_scope block: the block's own buffers, for its largest length, freed after it; also
@@ -814,7 +815,6 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan, int 
     if (pool == &own)
         mb_imb_pool_free(&own, cfg);
     free(counts);
-    free(lens);
 }
 
 /* The end of a block on every rank (it also stands for the barrier that ends it): whether an
@@ -874,7 +874,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
      * rank 0's heartbeat (core/idle.h; rank 0 is always active). */
     mb_idle_begin(&idle, ctx->wd, ctx->world, r.g.idle > 0, r.g.my_group < 0);
     if (r.g.my_group >= 0) {
-        run_active(&r, plan, item->multi, tally);
+        run_active(&r, plan, item, tally);
     } else {
         snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (this process idle)", f->name,
                  b->name, mode_label(r.mode), item->q);

@@ -245,11 +245,10 @@ long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
     return reps * (share < x ? share : x);
 }
 
-long long mb_imb_io_span(const struct mb_imb_bench *b, int q, const struct mb_imb_config *c,
-                         int check)
+long long mb_imb_io_span(const struct mb_imb_bench *b, const long long *lens, size_t nlen, int q,
+                         const struct mb_imb_config *c, int check)
 {
-    long long *lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens), span = 0;
-    const size_t nlen = mb_imb_lengths(b, c, lens);
+    long long span = 0;
 
     for (size_t k = 0; k < nlen; k++) {
         const struct mb_imb_demand d = mb_imb_demand(b, lens[k], q, c, check);
@@ -257,7 +256,6 @@ long long mb_imb_io_span(const struct mb_imb_bench *b, int q, const struct mb_im
         if (mb_imb_runnable(&d, c) && bytes > span)
             span = bytes;
     }
-    free(lens);
     return span;
 }
 
@@ -290,7 +288,8 @@ unsigned long long mb_imb_io_disk_need(const struct mb_config *cfg)
         const int groups = it->q > 0 ? mb_group_count(cfg->nprocs, it->q, multi) : 0;
         const int per_group = priv ? it->q : 1;
         const unsigned long long bytes =
-            it->q > 0 ? (unsigned long long)mb_imb_io_span(b, it->q, c, cfg->common.check) +
+            it->q > 0 ? (unsigned long long)mb_imb_io_span(b, it->lens, it->nlen, it->q, c,
+                                                           cfg->common.check) +
                             MB_IMB_IO_FILE_SLACK
                       : 0;
         unsigned long long block = 0;
@@ -329,15 +328,16 @@ unsigned long long mb_imb_io_disk_need(const struct mb_config *cfg)
  * first, then non-aggregate (guide 4.2.2.2: "IMB runs the corresponding benchmarks with two
  * settings"). A benchmark that cannot run gets one item (the skip note). */
 static void add_items(struct mb_imb_plan *p, const struct mb_imb_bench *b, int idx, int multi,
-                      int q)
+                      int q, const long long *lens, size_t nlen)
 {
     if (!b->aggregate || q == 0) {
         p->items[p->n++] = (struct mb_imb_item){
-            idx, multi, q, b->aggregate_only && q > 0 ? MB_IMB_AGGREGATE : MB_IMB_MODE_NONE};
+            idx,  multi, q, b->aggregate_only && q > 0 ? MB_IMB_AGGREGATE : MB_IMB_MODE_NONE,
+            lens, nlen};
         return;
     }
-    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_AGGREGATE};
-    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_NON_AGGREGATE};
+    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_AGGREGATE, lens, nlen};
+    p->items[p->n++] = (struct mb_imb_item){idx, multi, q, MB_IMB_NON_AGGREGATE, lens, nlen};
 }
 
 void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
@@ -349,16 +349,20 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
     size_t nq = mb_q_list(nprocs, c->npmin > 0 ? (int)c->npmin : f->npmin, qs, 64);
     size_t nsel = c->selected ? c->n_selected : f->n;
     size_t cap = 2 * nsel * (nq + 1);
+    const size_t most = mb_imb_max_lengths(c);
 
     p->family = f;
     p->cpu = NULL;
     p->io_buffers = NULL;
     p->items = mb_xmalloc(cap * sizeof *p->items);
+    p->lengths = mb_xmalloc((nsel ? nsel : 1) * (most ? most : 1) * sizeof *p->lengths);
     p->n = 0;
     for (size_t s = 0; s < nsel; s++) {
         int sel = c->selected ? c->selected[s] : MB_IMB_SEL((int)s, 0);
         int idx = MB_IMB_SEL_INDEX(sel);
         const struct mb_imb_bench *b = &f->benchmarks[idx];
+        long long *lens = p->lengths + s * most;
+        const size_t nlen = mb_imb_lengths(b, c, lens);
         int multi = (int)c->multi;
 
         if (multi < 0 && MB_IMB_SEL_MULTI(sel))
@@ -366,11 +370,11 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
         if (b->exact_procs) {
             /* Single transfer benchmarks run on exactly 2 processes (guide 3.3.1.1, 4.2.1.1). */
             const int q = nprocs >= b->exact_procs ? b->exact_procs : 0;
-            add_items(p, b, idx, multi, q);
+            add_items(p, b, idx, multi, q, lens, nlen);
             continue;
         }
         for (size_t k = 0; k < nq; k++)
-            add_items(p, b, idx, multi, qs[k]);
+            add_items(p, b, idx, multi, qs[k], lens, nlen);
     }
     p->order = mb_xmalloc((size_t)nprocs * sizeof *p->order);
     p->position = mb_xmalloc((size_t)nprocs * sizeof *p->position);
@@ -382,6 +386,8 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
 void mb_imb_plan_free(struct mb_imb_plan *p)
 {
     free(p->items);
+    free(p->lengths);
+    p->lengths = NULL;
     free(p->order);
     free(p->position);
     p->items = NULL;
@@ -392,13 +398,11 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
-    long long *lens;
     int width = 16;
 
     if (ctx->rank != 0)
         return 0;
     mb_imb_plan_build(&plan, cfg);
-    lens = mb_xmalloc(mb_imb_max_lengths(c) * sizeof *lens);
     /* The name column fits the longest name with its ":non-aggr"; at least 16. */
     for (size_t i = 0; i < plan.n; i++) {
         const int len = (int)strlen(plan.family->benchmarks[plan.items[i].bench].name) +
@@ -413,8 +417,10 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     for (size_t i = 0; i < plan.n; i++) {
         const struct mb_imb_item *it = &plan.items[i];
         const struct mb_imb_bench *b = &plan.family->benchmarks[it->bench];
+        const long long *lens = it->lens;
+        const size_t n = it->nlen;
         int ngroups, idle;
-        size_t n, most = 0;
+        size_t most = 0;
         char name[64];
 
         if (it->q == 0) {
@@ -423,7 +429,6 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         }
         ngroups = mb_group_count(cfg->nprocs, it->q, it->multi >= 0);
         idle = cfg->nprocs - ngroups * it->q;
-        n = mb_imb_lengths(b, c, lens);
         for (size_t k = 0; k < n; k++) {
             struct mb_imb_demand d = mb_imb_demand(b, lens[k], it->q, c, cfg->common.check);
             if (mb_imb_runnable(&d, c) && mb_imb_demand_bytes(&d) > most)
@@ -437,7 +442,6 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
                   ngroups, idle, n, mb_imb_reps_of(b, it->mode, lens[0], it->q, c),
                   mb_imb_reps_of(b, it->mode, lens[n - 1], it->q, c), most);
     }
-    free(lens);
     mb_imb_plan_free(&plan);
     return 0;
 }

@@ -26,12 +26,18 @@ struct mb_imb_item {
     int multi; /* -1 primary, else the -multi output flag */
     int q;     /* processes per group; 0 = cannot run with this many processes */
     enum mb_imb_mode mode;
+    /* The message lengths the block runs (mb_imb_lengths), resolved once when the plan is
+     * built and read by the driver, the dry run and the space check alike; they point into
+     * the plan's lengths. */
+    const long long *lens;
+    size_t nlen;
 };
 
 struct mb_imb_plan {
     const struct mb_imb_family *family;
     struct mb_imb_item *items;
     size_t n;
+    long long *lengths;     /* every benchmark's list of lengths, one after the other */
     int *order;             /* position -> world rank (-map) */
     int *position;          /* world rank -> position */
     struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
@@ -134,10 +140,11 @@ long long mb_imb_io_file_bytes(const struct mb_imb_bench *b, long long x, int q,
                                const struct mb_imb_config *c);
 
 /* IMB-IO: the bytes of its file one process's timed loops reach in a block of b on q processes
- * (the largest mb_imb_io_file_bytes over the lengths the block runs: those that fit the -mem
+ * (the largest mb_imb_io_file_bytes over the block's lengths lens[0..nlen-1] it runs: those
+ * that fit the -mem
  * cap and the int range): the size IMB_init_file presets (imb_io.c). */
-long long mb_imb_io_span(const struct mb_imb_bench *b, int q, const struct mb_imb_config *c,
-                         int check);
+long long mb_imb_io_span(const struct mb_imb_bench *b, const long long *lens, size_t nlen, int q,
+                         const struct mb_imb_config *c, int check);
 
 /* IMB-IO: the most bytes the plan's scratch files hold at once in the file system (every file
  * of a block at its preset size, each with MB_IMB_IO_FILE_SLACK). A benchmark's files go after
