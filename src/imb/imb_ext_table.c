@@ -3,7 +3,6 @@
  * also the order of a default run. Buffer demand per process is one X-byte buffer on each side
  * (the origin and the window), 2X as IMB 3.1's program allocates it; with -win_disp sections
  * one X-byte section per repetition on each side, Table 20's 2 max(X, OVERALL_VOL). */
-#include "core/thread_level.h"
 #include "imb/imb_bench.h"
 #include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
@@ -84,15 +83,8 @@ const struct mb_imb_family mb_imb_family_ext = {
          .legacy = "IMB-EXT",
          .title =
              "IMB-EXT: one-sided communication (MPI-2 part), following the IMB 3.1 methodology",
-         .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
          .settings = &mb_imb_family_ext.settings,
-         .positional = mb_imb_positional,
-         .operands = "[benchmark ...]",
-         .validate = mb_imb_validate,
-         .usage = mb_imb_usage,
-         .dry_run = mb_imb_dry_run,
-         .run = mb_imb_run,
-         .footer = mb_imb_suite_footer,
+         MB_IMB_SUITE_HOOKS,
          .owner = &mb_imb_family_ext},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,

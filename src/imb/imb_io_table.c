@@ -8,7 +8,6 @@
  * transfer (each process moves its share of X, buffers {1, 0, split}). Blocking writes run
  * in aggregate and non-aggregate mode, reads and the non-blocking benchmarks in aggregate mode
  * only (4.2.2.2, 4.2.5). */
-#include "core/thread_level.h"
 #include "imb/imb_bench.h"
 #include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
@@ -147,15 +146,8 @@ const struct mb_imb_family mb_imb_family_io = {
     .suite = {.name = "imb-io",
               .legacy = "IMB-IO",
               .title = "IMB-IO: MPI-IO part, following the IMB 3.1 methodology",
-              .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
               .settings = &mb_imb_family_io.settings,
-              .positional = mb_imb_positional,
-              .operands = "[benchmark ...]",
-              .validate = mb_imb_validate,
-              .usage = mb_imb_usage,
-              .dry_run = mb_imb_dry_run,
-              .run = mb_imb_run,
-              .footer = mb_imb_suite_footer,
+              MB_IMB_SUITE_HOOKS,
               .owner = &mb_imb_family_io},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,

@@ -3,7 +3,6 @@
  * (IMB_bnames_mpi1.h), which is the order of a default run; -order guide runs the guide's list 3.2
  * instead (docs/adr/program-mpi1-order.md). Adding a benchmark is adding a row here and its
  * kernel. */
-#include "core/thread_level.h"
 #include "imb/imb_bench.h"
 #include "imb/imb_newer_options.h"
 #include "imb/imb_settings.h"
@@ -189,15 +188,8 @@ const struct mb_imb_family mb_imb_family_mpi1 = {
     .suite = {.name = "imb-mpi1",
               .legacy = "IMB-MPI1",
               .title = "IMB-MPI1: MPI-1 part, following the IMB 3.1 methodology",
-              .thread_level = MB_THREAD_MULTIPLE, /* IMB 3.1 IMB.c line 132 */
               .settings = &mb_imb_family_mpi1.settings,
-              .positional = mb_imb_positional,
-              .operands = "[benchmark ...]",
-              .validate = mb_imb_validate,
-              .usage = mb_imb_usage,
-              .dry_run = mb_imb_dry_run,
-              .run = mb_imb_run,
-              .footer = mb_imb_suite_footer,
+              MB_IMB_SUITE_HOOKS,
               .owner = &mb_imb_family_mpi1},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,
