@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Builds the original programs that bench/side_by_side.py runs mpibench against, from their
 # public sources, OUTSIDE this repository: IMB 3.1 (IMB-MPI1, IMB-EXT, IMB-IO), Intel IMB
-# 2021.11 (IMB-MPI1, IMB-EXT, IMB-IO), b_eff 3.6, b_eff_io 2.1 and Presta 1.2 (com, laten,
+# 2021.11 (IMB-MPI1, IMB-EXT, IMB-IO, IMB-NBC, IMB-P2P, and IMB-MPI4 where the MPI has
+# MPI-4's persistent collectives), b_eff 3.6, b_eff_io 2.1 and Presta 1.2 (com, laten,
 # rma, allred, globalop), once per MPI (Debian's mpicc.openmpi and mpicc.mpich wrappers).
 #
 # Usage: bench/originals/build.sh [-s SRCROOT] [-o OUTDIR] [-m openmpi,mpich] [-b MIB,...]
@@ -35,7 +36,7 @@ while getopts s:o:m:b:h opt; do
     o) OUT=$OPTARG ;;
     m) MPIS=$OPTARG ;;
     b) BEFF_MEM=$OPTARG ;;
-    *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     esac
 done
 if [ -z "$SRCROOT" ]; then
@@ -109,14 +110,24 @@ build_imb2021() { # mpi
     dir=$OUT/imb2021-$1
     fresh_copy "$SRCROOT/imb2021" "$dir/src"
     cd "$dir/src"
-    # Its src_cpp Makefile adds -Werror, which Open MPI's C++ headers trip (deprecated
-    # declarations): dropped in the copy; the rest of its flags (-g -O0) stay as released.
-    sed -i 's/ -Werror//' src_cpp/Makefile
-    for t in MPI1 EXT IO; do
-        quiet make -C src_cpp -f Makefile TARGET=$t CC="mpicc.$1" CXX="mpicxx.$1" || return 1
-        cp "src_cpp/IMB-$t" "$dir/IMB-$t"
+    # Its Makefiles add -Werror (src_cpp: -g -O0 -Wall[ -Wextra] -Werror; src_c/P2P: -O3 -Wall
+    # -Wextra -Werror), which Open MPI 4.1's C++ header trips (-Wcast-function-type in
+    # ompi/mpi/cxx/op_inln.h): dropped in the copy; the rest of the flags stay as released.
+    sed -i 's/ -Werror//' src_cpp/Makefile src_c/P2P/Makefile
+    built=
+    for t in MPI1 EXT IO NBC MPI4 P2P; do
+        if [ $t = P2P ]; then sub=src_c/P2P; else sub=src_cpp; fi
+        if [ $t = MPI4 ] && [ "$1" = openmpi ]; then
+            # MPI_Bcast_init and the other persistent collectives are MPI 4.0; Open MPI 4.1
+            # has none of them (the link fails on every MPI_*_init).
+            echo "IMB 2021.11 ($1): IMB-MPI4 not built: the library has no MPI-4 persistent collectives"
+            continue
+        fi
+        quiet make -C $sub -f Makefile TARGET=$t CC="mpicc.$1" CXX="mpicxx.$1" || return 1
+        cp "$sub/IMB-$t" "$dir/IMB-$t"
+        built="$built IMB-$t"
     done
-    echo "built IMB 2021.11 ($1): $dir/IMB-MPI1 IMB-EXT IMB-IO"
+    echo "built IMB 2021.11 ($1): $dir/{$built }"
 }
 
 build_beff36() { # mpi
