@@ -6,6 +6,9 @@ Every suite runs against its original, built from the public sources outside thi
 by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
 
   IMB-MPI1  every benchmark, IMB 3.1's IMB-MPI1, 2 and 4 processes (MPICH: 2, see below)
+  IMB-MPI1 2021  IMB-MPI1's benchmarks of Intel IMB 2021.11 (PingPongSpecificSource,
+            PingPongAnySource, PingPingSpecificSource, PingPingAnySource), named on both
+            command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; 2 processes)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -55,7 +58,8 @@ process spins while the one it waits for is descheduled, and one 4-process IMB-M
 minutes on a 2-core machine. MPICH therefore runs 2 processes only (--np overrides).
 
 Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--rounds N]
-           [--quick] [--suites imb-mpi1,imb-ext,imb-io,b_eff,b_eff_io,presta] [--np 2,4]
+           [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,b_eff_io,presta]
+           [--np 2,4]
            [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
            [--scratch DIR] [--out table.md] [--raw raw.json]
 
@@ -78,6 +82,9 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 KIB = 1024
 IMB_LENGTHS = [0, 1, 4, 64, 1024, 4096, 65536, 1048576, 4194304]
 IMB_LENGTHS_QUICK = [0, 1, 64, 4096, 1048576]
+# IMB-MPI1's benchmarks of Intel IMB 2021.11 (MPI1_benchmark.cpp), run only when named.
+IMB2021_MPI1 = ["PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
+                "PingPingAnySource"]
 IO_LENGTHS = [0, 1024, 65536, 1048576]
 IO_LENGTHS_QUICK = [0, 4096, 1048576]
 IO_SUBSET = ["S_Write_indv", "S_IWrite_indv", "S_Read_indv", "P_Write_indv", "P_Read_shared",
@@ -263,6 +270,10 @@ def imb_suites(ctx, opts):
         for np in ctx["nps"]:
             o, m = imb("IMB-MPI1", np, [], os.path.join(orig_dir, "IMB-MPI1"))
             out.append(Suite("IMB-MPI1", np, "", o, m))
+    d2021 = ctx["orig"]("imb2021") if "imb-mpi1-2021" in opts.suites else None
+    if d2021:
+        o, m = imb("IMB-MPI1", 2, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
+        out.append(Suite("IMB-MPI1 2021", 2, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:
@@ -746,8 +757,8 @@ def main():
     ap.add_argument("--rounds", type=int, help="alternating rounds (default 3; --quick 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
-    ap.add_argument("--suites", help="any of imb-mpi1,imb-ext,imb-io,b_eff,b_eff_io,presta "
-                    "(default all; 'globalop' adds Presta globalop to --quick)")
+    ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,"
+                    "b_eff_io,presta (default all; 'globalop' adds Presta globalop to --quick)")
     ap.add_argument("--np", help="IMB-MPI1 process counts (default 2,4 for Open MPI, 2 for MPICH)")
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
     ap.add_argument("--io-benchmarks", help="'all' or a comma list (default: a subset of 9)")
@@ -774,7 +785,7 @@ def main():
     if not opts.build:
         ap.error("--build is required (or --from-raw)")
     opts.suites_given = opts.suites is not None
-    opts.suites = opts.suites or "imb-mpi1,imb-ext,imb-io,b_eff,b_eff_io,presta"
+    opts.suites = opts.suites or "imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,b_eff_io,presta"
     opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
     opts.suites = set(opts.suites.split(","))
     build = os.path.abspath(opts.build)

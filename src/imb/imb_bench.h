@@ -97,6 +97,11 @@ struct mb_imb_io {
 
 struct mb_imb_bench {
     const char *name;
+    /* A benchmark of Intel IMB 2021.11 that the 3.1 program did not have: it runs only when
+     * named (or given to -include), as 2021.11 runs its non-default benchmarks, so a run
+     * without names prints exactly what IMB 3.1 printed; its Mbytes/sec is 2021.11's, 10^6
+     * bytes a second (IMB_output.c, MEGA), where 3.1's is 2^20. */
+    int imb2021;
     enum mb_imb_class cls;
     int exact_procs;   /* 2 for the single transfer benchmarks; 0 = any Q */
     double time_scale; /* reported time per sample: 0.5 for PingPong (dt/2) */
@@ -215,6 +220,9 @@ int mb_imb_find(const struct mb_imb_family *f, const char *name);
     size_t mb_imb_check_##fn(const struct mb_imb_args *a, long iter)
 MB_IMB_KERNEL(pingpong);
 MB_IMB_KERNEL(pingping);
+/* Intel IMB 2021.11's ...SpecificSource variants: the receive names the partner. */
+void mb_imb_pingpong_specific(const struct mb_imb_args *a, long iter);
+void mb_imb_pingping_specific(const struct mb_imb_args *a, long iter);
 MB_IMB_KERNEL(sendrecv);
 MB_IMB_KERNEL(exchange);
 MB_IMB_KERNEL(bcast);

@@ -719,7 +719,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
                                .map_cols = (int)c->map_cols,
                                .check = cfg->common.check && !b->sizeless,
                                .spread = cfg->common.spread && mb_config_samples(cfg) > 1,
-                               .raw_samples = cfg->common.raw_samples};
+                               .raw_samples = cfg->common.raw_samples,
+                               .decimal_mb = b->imb2021};
     r->a = (struct mb_imb_args){.comm = r->g.group,
                                 .rank = r->g.group_rank,
                                 .size = r->g.q,

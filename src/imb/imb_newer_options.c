@@ -238,7 +238,7 @@ static int resolve_selection(struct mb_imb_config *c, struct mb_error *err)
                 add_once(&list, &n, c->selected[i]);
     } else {
         for (size_t i = 0; i < f->n; i++)
-            if (!is_excluded(c, MB_IMB_SEL((int)i, 0)))
+            if (!f->benchmarks[i].imb2021 && !is_excluded(c, MB_IMB_SEL((int)i, 0)))
                 add_once(&list, &n, MB_IMB_SEL((int)i, 0));
     }
     if (n == 0) {

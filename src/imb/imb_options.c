@@ -930,13 +930,26 @@ void mb_imb_defaults(void *block, const void *owner)
 void mb_imb_usage(const struct mb_suite *s, FILE *out)
 {
     const struct mb_imb_family *f = s->owner;
+    int later = 0;
     fprintf(out, "Benchmarks (case-insensitive; default: all, in this order; \"Multi-<name>\" runs "
                  "the Multi- version):\n ");
-    for (size_t i = 0; i < f->n; i++)
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->benchmarks[i].imb2021) {
+            later = 1;
+            continue;
+        }
         fprintf(out, " %s%s", f->benchmarks[i].name,
                 f->list_break_after && strcmp(f->benchmarks[i].name, f->list_break_after) == 0
                     ? "\n "
                     : "");
+    }
+    if (later) {
+        fprintf(out, "\nIntel IMB 2021.11's, run only when named or given to -include (their "
+                     "Mbytes/sec: 10^6 bytes/s, as 2021.11 prints):\n ");
+        for (size_t i = 0; i < f->n; i++)
+            if (f->benchmarks[i].imb2021)
+                fprintf(out, " %s", f->benchmarks[i].name);
+    }
     fprintf(out, "\n\nExamples:\n%s\n", f->examples);
 }
 

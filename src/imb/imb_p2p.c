@@ -51,6 +51,34 @@ size_t mb_imb_check_pingping(const struct mb_imb_args *a, long iter)
     return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, 1 - a->rank, 0);
 }
 
+/* Intel IMB 2021.11's PingPongSpecificSource and PingPingSpecificSource (MPI1_benchmark.cpp:
+ * flag SELECT_SOURCE; IMB_pingpong.c, IMB_pingping.c: source = the partner, the tag still
+ * MPI_ANY_TAG as select_tag is 0). Their ...AnySource twins are IMB 3.1's kernels above. */
+void mb_imb_pingpong_specific(const struct mb_imb_args *a, long iter)
+{
+    char *s = mb_imb_sbuf(a, iter), *r = mb_imb_rbuf(a, iter);
+    const int other = 1 - a->rank;
+
+    if (a->rank == 0) {
+        MB_MPI(MPI_Send(s, a->count, MPI_BYTE, other, TAG, a->comm));
+        MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, other, MPI_ANY_TAG, a->comm, MPI_STATUS_IGNORE));
+    } else {
+        MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, other, MPI_ANY_TAG, a->comm, MPI_STATUS_IGNORE));
+        MB_MPI(MPI_Send(s, a->count, MPI_BYTE, other, TAG, a->comm));
+    }
+}
+
+void mb_imb_pingping_specific(const struct mb_imb_args *a, long iter)
+{
+    char *s = mb_imb_sbuf(a, iter), *r = mb_imb_rbuf(a, iter);
+    const int other = 1 - a->rank;
+    MPI_Request req;
+
+    MB_MPI(MPI_Isend(s, a->count, MPI_BYTE, other, TAG, a->comm, &req));
+    MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, other, MPI_ANY_TAG, a->comm, MPI_STATUS_IGNORE));
+    MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+}
+
 /* Sendrecv (3.3.3.1): periodic chain, send to the right, receive from the left. */
 void mb_imb_sendrecv(const struct mb_imb_args *a, long iter)
 {

@@ -362,6 +362,8 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
         int idx = MB_IMB_SEL_INDEX(sel);
         const struct mb_imb_bench *b = &f->benchmarks[idx];
         long long *lens = p->lengths + s * most;
+        if (!c->selected && b->imb2021)
+            continue; /* a run without names is IMB 3.1's list */
         const size_t nlen = mb_imb_lengths(b, c, lens);
         int multi = (int)c->multi;
 

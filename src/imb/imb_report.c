@@ -145,7 +145,8 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         else
             mb_printf(out, "%*.2f%*.2f%*.2f", COL, r->t_min, COL, r->t_max, COL, r->t_avg);
         if (b->layout == MB_LAYOUT_TIME_BW || b->layout == MB_LAYOUT_RANGE_BW)
-            mb_printf(out, "%*.2f", COL, r->mbytes_per_sec);
+            mb_printf(out, "%*.2f", COL,
+                      b->decimal_mb ? r->mbytes_per_sec * 1.048576 : r->mbytes_per_sec);
         if (b->check)
             mb_printf(out, "%*lld", COL, r->defects);
         if (b->spread) {

@@ -37,6 +37,9 @@ struct mb_block {
     unsigned long long mem_bytes; /* largest message-buffer memory per process in the block */
     int spread;                   /* --spread with K > 1: the median and 95 % interval columns */
     int raw_samples;              /* --raw-samples: JSON rows carry every sample */
+    /* The text's Mbytes/sec in 2^20 B/s (IMB 3.1) or 10^6 B/s (a benchmark of IMB 2021.11,
+     * as it prints them); JSON's mib_per_sec is 2^20 B/s either way. */
+    int decimal_mb;
 };
 
 /* One table row. */
