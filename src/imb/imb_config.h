@@ -62,6 +62,9 @@ struct mb_imb_config {
     /* -warm_up on: before every length's timed loop, untimed samples of that length, as
      * Intel IMB 2019 and later do (off: IMB 3.1, guide 5.2.6; docs/adr/imb-warm-up.md). */
     int warm_up_each;
+    /* -warm_up was given; without it each row follows its program: off for IMB 3.1's
+     * benchmarks, on for Intel IMB 2021.11's (docs/adr/imb-2021-mpi1-benchmarks.md). */
+    int warm_up_given;
     /* IMB-EXT -win_disp: where the transfers of one sample go in the window and the origin
      * buffer (docs/adr/program-ext-displacement.md). */
     int win_disp;

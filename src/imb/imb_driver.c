@@ -447,8 +447,9 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
         n = time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }
-    if (c->warm_up_each) {
-        /* -warm_up on: Intel IMB's rule, untimed (docs/adr/imb-warm-up.md). */
+    if (c->warm_up_given ? c->warm_up_each : r->b->imb2021) {
+        /* -warm_up on, or a benchmark of Intel IMB 2021.11 without -warm_up: Intel IMB's
+         * rule, untimed (docs/adr/imb-warm-up.md, imb-2021-mpi1-benchmarks.md). */
         long w = n / MB_IMB_WARMUP_DIVISOR;
         if (w < MB_IMB_WARMUP_MIN)
             w = n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN;

@@ -475,15 +475,23 @@ static int parse_warm_up(struct mb_config *cfg, const char *value, struct mb_err
     /* Intel's words (yes, enable, ...) too: a script written for Intel IMB runs unchanged. */
     if (mb_imb_bool_word(value, &settings(cfg)->warm_up_each) != 0)
         return mb_usage(err, "invalid value '%s' for -warm_up: expected on or off", value);
+    settings(cfg)->warm_up_given = 1;
     return 0;
 }
 
 static void show_warm_up(const struct mb_config *cfg, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s",
-             mb_imb_cfg(cfg)->warm_up_each
-                 ? "on (untimed samples of every length before its timing)"
-                 : "off (4 bytes once per benchmark, IMB 3.1)");
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    const struct mb_imb_family *f = mb_imb_family(c);
+    int has2021 = 0;
+    for (size_t i = 0; i < f->n; i++)
+        has2021 |= f->benchmarks[i].imb2021;
+    snprintf(buf, len, "%s%s",
+             c->warm_up_each ? "on (untimed samples of every length before its timing)"
+                             : "off (4 bytes once per benchmark, IMB 3.1)",
+             c->warm_up_given || !has2021
+                 ? ""
+                 : "; Intel IMB 2021.11's benchmarks: on, as 2021.11 runs them");
 }
 
 /* -prime on|off: mpibench's own untimed samples at each block's largest length (not in IMB
