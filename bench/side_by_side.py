@@ -8,9 +8,7 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
   IMB-MPI1  every benchmark, IMB 3.1's IMB-MPI1, 2 and 4 processes (MPICH: 2, see below)
   IMB-MPI1 2021  IMB-MPI1's benchmarks of Intel IMB 2021.11 (PingPongSpecificSource,
             PingPongAnySource, PingPingSpecificSource, PingPingAnySource), named on both
-            command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; 2 processes;
-            mpibench given -thread_level single: 2021.11 calls MPI_Init, IMB 3.1
-            MPI_Init_thread at MULTIPLE)
+            command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; 2 processes)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -274,12 +272,8 @@ def imb_suites(ctx, opts):
             out.append(Suite("IMB-MPI1", np, "", o, m))
     d2021 = ctx["orig"]("imb2021") if "imb-mpi1-2021" in opts.suites else None
     if d2021:
-        # 2021.11 calls MPI_Init, mpibench's IMB-MPI1 MPI_Init_thread(MULTIPLE) as IMB 3.1:
-        # the same level for both (Open MPI's small messages cost ~20 % more at MULTIPLE).
-        o, m = imb("IMB-MPI1", 2, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"),
-                   extra_mine=["-thread_level", "single"])
-        out.append(Suite("IMB-MPI1 2021", 2, "mpibench given -thread_level single (2021.11 calls "
-                         "MPI_Init)", o, m))
+        o, m = imb("IMB-MPI1", 2, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
+        out.append(Suite("IMB-MPI1 2021", 2, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:

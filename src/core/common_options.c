@@ -34,10 +34,17 @@ static int parse_thread_level(struct mb_config *cfg, const char *value, struct m
     return 0;
 }
 
+int mb_suite_thread_level(const struct mb_suite *s, int argc, char **argv)
+{
+    return s->thread_level_for ? s->thread_level_for(s, argc, argv) : s->thread_level;
+}
+
 int mb_config_thread_level(const struct mb_config *cfg)
 {
     if (cfg->common.thread_level != MB_THREAD_DEFAULT)
         return cfg->common.thread_level;
+    if (cfg->common.suite_thread_level >= 0)
+        return cfg->common.suite_thread_level;
     return cfg->suite >= 0 ? mb_suite_at((size_t)cfg->suite)->thread_level : MB_THREAD_SINGLE;
 }
 

@@ -15,6 +15,7 @@ void mb_config_defaults(struct mb_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->suite = -1;
     cfg->common.thread_level = MB_THREAD_DEFAULT;
+    cfg->common.suite_thread_level = -1;
     cfg->files = mb_xcalloc(1, sizeof *cfg->files);
 }
 

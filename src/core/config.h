@@ -27,6 +27,9 @@ struct mb_common_config {
     /* --thread-level: enum mb_thread_level, MB_THREAD_DEFAULT when not given (then the
      * suite's; mb_config_thread_level, core/suite.h). */
     int thread_level;
+    /* The suite's level for this command line (mb_suite_thread_level), set by rank 0 when it
+     * parses; what the run asks for without --thread-level. */
+    int suite_thread_level;
     /* --samples K: every row measured as K samples (docs/adr/samples.md); 0 when not given
      * (then the suite's default, mb_config_samples: 1 for every classic program). */
     long samples;

@@ -290,6 +290,16 @@ static int letter_option(const struct mb_option_set *sets, size_t nsets, const c
                     arg);
 }
 
+const struct mb_option *mb_option_find(const struct mb_option_set *sets, size_t nsets,
+                                       const char *arg, int *value_follows)
+{
+    const char *eq = (strncmp(arg, "--", 2) == 0) ? strchr(arg, '=') : NULL;
+    const struct mb_option *o = find(sets, nsets, arg, eq ? (size_t)(eq - arg) : strlen(arg));
+
+    *value_follows = o && !eq && o->kind != MB_OPT_FLAG && o->kind != MB_OPT_LIST;
+    return o;
+}
+
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
                      int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err)
 {

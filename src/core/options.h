@@ -93,6 +93,11 @@ struct mb_settings_type {
     const void *owner;
 };
 
+/* The row an argument names ("-npmin", "--json=FILE"), or NULL; *value_follows says whether
+ * the next argument is its value. For reading a command line before it is parsed. */
+const struct mb_option *mb_option_find(const struct mb_option_set *sets, size_t nsets,
+                                       const char *arg, int *value_follows);
+
 /* Parses argv[first..argc-1] against the sets (searched in order). Returns 0 or 2 (err set). */
 int mb_options_parse(const struct mb_option_set *sets, size_t nsets, mb_positional_fn positional,
                      int argc, char **argv, int first, struct mb_config *cfg, struct mb_error *err);

@@ -256,6 +256,7 @@ static void configure(const struct mb_ctx *ctx, int argc, char **argv, int first
     size_t nsets = mb_suite_option_sets(ctx->suite, sets);
 
     cfg->cmdline = join_args(argc, argv);
+    cfg->common.suite_thread_level = mb_suite_thread_level(ctx->suite, argc - first, argv + first);
     if (mb_options_parse(sets, nsets, ctx->suite->positional, argc, argv, first, cfg, err) != 0 ||
         cfg->common.help || cfg->common.version)
         return;

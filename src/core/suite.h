@@ -60,6 +60,11 @@ struct mb_suite {
     /* enum mb_thread_level: how the original program initialises MPI (core/thread_level.h);
      * 0 = MPI_Init. */
     int thread_level;
+    /* Optional: the level for this command line where the original program depends on it
+     * (argv[0 .. argc-1]: the suite's arguments, after its name; read before MPI_Init, so
+     * without the parser): IMB-MPI1 naming only benchmarks of Intel IMB 2021.11, which calls
+     * MPI_Init. NULL: thread_level. */
+    int (*thread_level_for)(const struct mb_suite *s, int argc, char **argv);
     /* Samples per row without --samples (docs/adr/samples.md); 0 = 1, as the originals. */
     long samples;
     /* What the suite's samples are where they are its own (b_eff's repetitions), for the
@@ -134,9 +139,12 @@ void mb_json_header(const struct mb_ctx *ctx, const struct mb_config *cfg);
  * exit status (0, 1 or 2, as README.md lists them): the same on every rank. */
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out);
 
-/* The thread level the run asks for: --thread-level's, else the suite's (what its original
- * program asked for; core/thread_level.h). */
+/* The thread level the run asks for: --thread-level's, else the suite's for its command line
+ * (what its original program asked for; core/thread_level.h). */
 int mb_config_thread_level(const struct mb_config *cfg);
+/* The suite's level for a command line (its arguments after the suite's name): its
+ * thread_level_for hook's, else its thread_level. */
+int mb_suite_thread_level(const struct mb_suite *s, int argc, char **argv);
 
 /* The samples per row the run takes: --samples's, else the suite's default (1 for every
  * classic program; docs/adr/samples.md). */

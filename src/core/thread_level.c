@@ -53,11 +53,15 @@ static const char *option_value(int argc, char **argv, int i)
 int mb_thread_level_wanted(int argc, char **argv)
 {
     int suite = argc > 0 ? mb_suite_find(mb_basename(argv[0]), 1) : -1;
-    int level;
+    int first = 1, level;
 
-    if (suite < 0 && argc > 1)
+    if (suite < 0 && argc > 1) {
         suite = mb_suite_find(argv[1], 0);
-    level = suite >= 0 ? mb_suite_at((size_t)suite)->thread_level : MB_THREAD_SINGLE;
+        first = 2;
+    }
+    level = suite >= 0
+                ? mb_suite_thread_level(mb_suite_at((size_t)suite), argc - first, argv + first)
+                : MB_THREAD_SINGLE;
     for (int i = 1; i < argc; i++) {
         const char *v = option_value(argc, argv, i);
         const int given = v ? mb_thread_level_parse(v) : -1;

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/info.h"
 #include "core/listfile.h"
+#include "core/thread_level.h"
 #include "imb/imb_cpu.h"
 #include "imb/imb_newer_options.h"
 #include "imb/imb_offcache.h"
@@ -959,6 +960,61 @@ void mb_imb_usage(const struct mb_suite *s, FILE *out)
                 fprintf(out, " %s", f->benchmarks[i].name);
     }
     fprintf(out, "\n\nExamples:\n%s\n", f->examples);
+}
+
+/* The benchmark names of one word ("PingPong,Multi-Barrier"): -1 when one is not the family's
+ * (the parser will say so), else whether all are Intel IMB 2021.11's. */
+static int all_imb2021(const struct mb_imb_family *f, const char *word)
+{
+    char name[128];
+    int all = 1;
+
+    while (*word) {
+        size_t n = strcspn(word, ",");
+        int idx;
+        snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
+        idx = mb_imb_find(f, strncasecmp(name, "multi-", 6) == 0 ? name + 6 : name);
+        if (n > 0 && idx < 0)
+            return -1;
+        if (n > 0 && !f->benchmarks[idx].imb2021)
+            all = 0;
+        word += n + (word[n] == ',');
+    }
+    return all;
+}
+
+int mb_imb_thread_level_for(const struct mb_suite *s, int argc, char **argv)
+{
+    /* Intel IMB 2021.11 calls MPI_Init (imb.cpp; USE_MPI_INIT_THREAD is not defined), IMB 3.1
+     * MPI_Init_thread at MPI_THREAD_MULTIPLE (IMB.c line 132): a command line that runs only
+     * 2021.11's benchmarks - names given, all of them and every -include name 2021.11's -
+     * asks for 2021.11's MPI_Init (docs/adr/imb-2021-mpi1-benchmarks.md). Without names the
+     * default list runs (IMB 3.1's); names in an -input file are not read here: such a run
+     * keeps the family's level. */
+    const struct mb_imb_family *f = s->owner;
+    struct mb_option_set sets[MB_MAX_SETS];
+    const size_t nsets = mb_suite_option_sets(s, sets);
+    int named = 0;
+
+    for (int i = 0; i < argc; i++) {
+        int value_follows;
+        const struct mb_option *o = mb_option_find(sets, nsets, argv[i], &value_follows);
+        const char *names = argv[i];
+
+        if (o && strcmp(o->name, "-input") == 0)
+            return s->thread_level;
+        if (o && strcmp(o->name, "-include") == 0 && i + 1 < argc)
+            names = argv[++i];
+        else if (o || argv[i][0] == '-') {
+            i += value_follows;
+            continue;
+        } else {
+            named = 1;
+        }
+        if (all_imb2021(f, names) <= 0)
+            return s->thread_level;
+    }
+    return named ? MB_THREAD_SINGLE : s->thread_level;
 }
 
 int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)

@@ -27,6 +27,9 @@ extern const struct mb_option_set mb_imb_resolved_set;
  * its benchmark list and its examples. */
 void mb_imb_defaults(void *block, const void *owner);
 void mb_imb_usage(const struct mb_suite *s, FILE *out);
+/* The suite row's thread_level_for: MPI_Init (single) when every benchmark the command line
+ * names is one of Intel IMB 2021.11's, else the family's level (IMB 3.1's MULTIPLE). */
+int mb_imb_thread_level_for(const struct mb_suite *s, int argc, char **argv);
 
 /* One message length of -msglen's file or -msgsize's list, appended to c->lengths: a
  * non-negative integer up to INT_MAX. 0 or mb_usage(err, ...). */

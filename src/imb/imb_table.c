@@ -237,6 +237,7 @@ const struct mb_imb_family mb_imb_family_mpi1 = {
               .title = "IMB-MPI1: MPI-1 part, following the IMB 3.1 methodology",
               .settings = &mb_imb_family_mpi1.settings,
               MB_IMB_SUITE_HOOKS,
+              .thread_level_for = mb_imb_thread_level_for,
               .owner = &mb_imb_family_mpi1},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,
