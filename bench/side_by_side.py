@@ -7,8 +7,10 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
 
   IMB-MPI1  every benchmark, IMB 3.1's IMB-MPI1, 2 and 4 processes (MPICH: 2, see below)
   IMB-MPI1 2021  IMB-MPI1's benchmarks of Intel IMB 2021.11 (PingPongSpecificSource,
-            PingPongAnySource, PingPingSpecificSource, PingPingAnySource), named on both
-            command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; 2 processes)
+            PingPongAnySource, PingPingSpecificSource, PingPingAnySource, Uniband and Biband:
+            their Msg/sec, a rate), named on both
+            command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; the process counts
+            of IMB-MPI1)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -84,7 +86,7 @@ IMB_LENGTHS = [0, 1, 4, 64, 1024, 4096, 65536, 1048576, 4194304]
 IMB_LENGTHS_QUICK = [0, 1, 64, 4096, 1048576]
 # IMB-MPI1's benchmarks of Intel IMB 2021.11 (MPI1_benchmark.cpp), run only when named.
 IMB2021_MPI1 = ["PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
-                "PingPingAnySource"]
+                "PingPingAnySource", "Uniband", "Biband"]
 IO_LENGTHS = [0, 1024, 65536, 1048576]
 IO_LENGTHS_QUICK = [0, 4096, 1048576]
 IO_SUBSET = ["S_Write_indv", "S_IWrite_indv", "S_Read_indv", "P_Write_indv", "P_Read_shared",
@@ -175,6 +177,8 @@ def imb_figures(row):
         # programs ran different ones.
         return [("t_ovrl", row["t_ovrl[usec]"]), ("t_pure", row["t_pure[usec]"]),
                 ("t_CPU", row["t_CPU[usec]"])]
+    if "Msg/sec" in row:
+        return [("Msg/sec", row["Msg/sec"])]  # Uniband, Biband: no time column
     if "t[usec]" in row:
         return [("t", row["t[usec]"])]
     if "Mbytes/sec" in row:
@@ -198,6 +202,8 @@ def imb_json(path, lengths):
         if layout == "overlap":
             figs = [("t_ovrl", r["t_ovrl_usec"]), ("t_pure", r["t_pure_usec"]),
                     ("t_CPU", r["t_cpu_usec"])]
+        elif layout == "rate":
+            figs = [("Msg/sec", float(round(r["messages_per_sec"])))]
         elif layout == "time_bw":
             figs = [("t", r["t_max_usec"])]
         elif layout == "range_bw":
@@ -212,9 +218,12 @@ def imb_json(path, lengths):
     return out
 
 
+RATE_FIGURES = {"Msg/sec"}  # figures where more is better, whatever the suite's kind
+
+
 def to_rows(parsed, kind="t"):
     """Parsed IMB rows -> {key: (value, kind, size for the class)}."""
-    return {k: (v[0], kind, v[1]) for k, v in parsed.items()}
+    return {k: (v[0], "bw" if k[3] in RATE_FIGURES else kind, v[1]) for k, v in parsed.items()}
 
 
 # ---------------------------------------------------------------- the suites -----------------
@@ -271,9 +280,9 @@ def imb_suites(ctx, opts):
             o, m = imb("IMB-MPI1", np, [], os.path.join(orig_dir, "IMB-MPI1"))
             out.append(Suite("IMB-MPI1", np, "", o, m))
     d2021 = ctx["orig"]("imb2021") if "imb-mpi1-2021" in opts.suites else None
-    if d2021:
-        o, m = imb("IMB-MPI1", 2, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
-        out.append(Suite("IMB-MPI1 2021", 2, "", o, m))
+    for np in ctx["nps"] if d2021 else []:
+        o, m = imb("IMB-MPI1", np, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
+        out.append(Suite("IMB-MPI1 2021", np, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:

@@ -21,7 +21,16 @@ struct mb_imb_io_buffers;
 /* Benchmark classes (IMB guide 3.3.1, 4.2.1): they choose the table layout and the
  * throughput. MB_IMB_OTHER is the guide's "Other" column (Window, Open_Close): times as a
  * collective, any process count. */
-enum mb_imb_class { MB_IMB_SINGLE, MB_IMB_PARALLEL, MB_IMB_COLLECTIVE, MB_IMB_SYNC, MB_IMB_OTHER };
+enum mb_imb_class {
+    MB_IMB_SINGLE,
+    MB_IMB_PARALLEL,
+    MB_IMB_COLLECTIVE,
+    MB_IMB_SYNC,
+    MB_IMB_OTHER,
+    /* Intel IMB 2021.11's ParallelTransferMsgRate (Uniband, Biband): pairs r, r + Q/2 on an
+     * even Q, bandwidth and message rate from t_max (IMB_output.c). */
+    MB_IMB_MSGRATE
+};
 
 /* The mode of one block (guide 4.2.2.2): MPI-1 benchmarks have none; the aggregate ones run
  * twice, with completion assured once after all M = n_sample transfers, then after each. */
@@ -220,6 +229,12 @@ int mb_imb_find(const struct mb_imb_family *f, const char *name);
     size_t mb_imb_check_##fn(const struct mb_imb_args *a, long iter)
 MB_IMB_KERNEL(pingpong);
 MB_IMB_KERNEL(pingping);
+/* Intel IMB 2021.11's Uniband and Biband: -window_size transfers per pair and iteration; the
+ * setup hook takes the block's request array, the teardown frees it. */
+MB_IMB_KERNEL(uniband);
+MB_IMB_KERNEL(biband);
+void mb_imb_window_setup(struct mb_imb_args *a);
+void mb_imb_window_teardown(struct mb_imb_args *a);
 /* Intel IMB 2021.11's ...SpecificSource variants: the receive names the partner. */
 void mb_imb_pingpong_specific(const struct mb_imb_args *a, long iter);
 void mb_imb_pingping_specific(const struct mb_imb_args *a, long iter);

@@ -99,7 +99,7 @@ struct mb_imb_config {
     size_t n_included, n_excluded;
     int iter_policy;  /* -iter_policy: enum mb_imb_iter_policy */
     int no_zero_size; /* -zero_size off: no row for length 0 */
-    long window_size; /* -window_size: accepted, unused (no Uniband/Biband in IMB 3.1) */
+    long window_size; /* -window_size: Uniband's and Biband's window; 0 = 256 (Intel's) */
     /* Options accepted at the value IMB 3.1 runs (-sync off, ...): 1 when given. */
     int same_as_31[MB_IMB_N_SAME_AS_31];
 };

@@ -42,6 +42,8 @@ static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
     case MB_IMB_OTHER:
         /* IMB-IO's collectives report a throughput (IMB_output.c under MPIIO). */
         return b->bw_factor > 0 ? MB_LAYOUT_RANGE_BW : MB_LAYOUT_RANGE;
+    case MB_IMB_MSGRATE:
+        return MB_LAYOUT_RATE;
     case MB_IMB_SYNC:
         break;
     }
@@ -50,11 +52,10 @@ static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
 
 static const char *class_name(enum mb_imb_class c)
 {
-    static const char *const names[] = {[MB_IMB_SINGLE] = "single",
-                                        [MB_IMB_PARALLEL] = "parallel",
-                                        [MB_IMB_COLLECTIVE] = "collective",
-                                        [MB_IMB_SYNC] = "collective",
-                                        [MB_IMB_OTHER] = "other"};
+    static const char *const names[] = {
+        [MB_IMB_SINGLE] = "single",         [MB_IMB_PARALLEL] = "parallel",
+        [MB_IMB_COLLECTIVE] = "collective", [MB_IMB_SYNC] = "collective",
+        [MB_IMB_OTHER] = "other",           [MB_IMB_MSGRATE] = "msgrate"};
     return names[c];
 }
 
@@ -394,6 +395,16 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
         row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
                              : st.max > 0         ? r->b->bw_factor * (double)x / 1.048576 / st.max
                                                   : 0.0;
+        row.msg_per_sec = -1.0;
+        if (r->b->cls == MB_IMB_MSGRATE) {
+            /* Intel IMB 2021.11 (IMB_output.c): scale_bw x window x Q/2 messages per iteration
+             * of t_max usec. */
+            const long ws = mb_imb_cfg(r->cfg)->window_size;
+            const long w = ws > 0 ? ws : MB_IMB_WINDOW_SIZE;
+            const double msgs = r->b->bw_factor * (double)w * (double)(r->g.q / 2);
+            row.msg_per_sec = st.max > 0 ? msgs * 1e6 / st.max : 0.0;
+            row.mbytes_per_sec = row.msg_per_sec * (double)x / 1048576.0;
+        }
         if (r->b->istart) {
             /* Guide 4.2.5.2 with IMB's clamp to [0, 1]: (t_pure + t_CPU - t_ovrl) over
              * min(t_pure, t_CPU); 100 % is a perfect overlap. */
@@ -851,11 +862,12 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
         /* Known on every rank without communication: nothing collective happens. */
         if (ctx->rank == 0) {
             struct mb_jobj o;
+            const int needs = b->exact_procs ? b->exact_procs : 2; /* a pair (Uniband) */
             mb_printf(&ctx->out, "\n# %s skipped: it needs %d processes, %d started\n", b->name,
-                      b->exact_procs, ctx->size);
+                      needs, ctx->size);
             mb_jobj_begin(&o, "skipped", ctx->json);
             mb_jobj_str(&o, "benchmark", b->name);
-            mb_jobj_int(&o, "processes_needed", b->exact_procs);
+            mb_jobj_int(&o, "processes_needed", needs);
             mb_jobj_write(&o, ctx->json);
         }
         return;

@@ -132,7 +132,7 @@ static void show_msgsize(const struct mb_config *cfg, char *buf, size_t len)
 
 /* A list of names, each resolved in the family ("Multi-" prefix allowed for -include).
  * -exclude ignores names the family does not have, as Intel IMB does (a script's
- * "-exclude Uniband,Biband" names IMB 2021 benchmarks that IMB 3.1 lacks). */
+ * "-exclude Ibcast" names a benchmark of another of its programs). */
 static int resolve_names(struct mb_config *cfg, const char *value, const char *opt, int **list,
                          size_t *n, int unknown_ok, struct mb_error *err)
 {
@@ -423,9 +423,10 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
 {
     const long w = mb_imb_cfg(cfg)->window_size;
     if (w > 0)
-        snprintf(buf, len, "%ld (no effect: only Uniband and Biband use it)", w);
+        snprintf(buf, len, "%ld", w);
     else
-        snprintf(buf, len, "(not given; no effect: only Uniband and Biband use it)");
+        snprintf(buf, len, "%d (Intel IMB 2021.11's default; only Uniband and Biband use it)",
+                 MB_IMB_WINDOW_SIZE);
 }
 
 /* ---- the rows ------------------------------------------------------------------------- */
@@ -517,7 +518,8 @@ static const struct mb_option mpi1_rows[] = {
      .min = 1,
      .max = INT_MAX,
      .metavar = "N",
-     .help = "accepted, no effect: only Intel's Uniband and Biband (not in IMB 3.1) use it",
+     .help = "transfers per pair and repetition of Uniband and Biband (Intel IMB 2021.11's; "
+             "default 256)",
      .show = show_window_size},
     REFUSED_2019,
     REFUSED("-mem_alloc_type", "Intel IMB 2021.2"),

@@ -2,6 +2,9 @@
 /* Single and parallel transfer kernels (IMB guide 3.3.2, 3.3.3) and their checks. */
 #include "core/error.h"
 #include "imb/imb_bench.h"
+#include "imb/imb_settings.h"
+
+#include <stdlib.h>
 
 enum { TAG = 1, TAG_TO_LEFT = 2, TAG_TO_RIGHT = 3 };
 
@@ -77,6 +80,109 @@ void mb_imb_pingping_specific(const struct mb_imb_args *a, long iter)
     MB_MPI(MPI_Isend(s, a->count, MPI_BYTE, other, TAG, a->comm, &req));
     MB_MPI(MPI_Recv(r, a->count, MPI_BYTE, other, MPI_ANY_TAG, a->comm, MPI_STATUS_IGNORE));
     MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+}
+
+/* Intel IMB 2021.11's Uniband and Biband (IMB_bandwidth.c): in a group of Q (even), rank r <
+ * Q/2 pairs with r + Q/2. Per iteration, Uniband: the lower rank posts -window_size MPI_Isend,
+ * the upper as many MPI_Irecv, both MPI_Waitall, then the upper sends a 1-byte ack the lower
+ * receives; Biband: both post the receives, then the sends, MPI_Waitall of all, the same ack.
+ * Transfer ws of the window uses buffer ws (the off-cache rotation, as ws % cache_iter). */
+struct window_state {
+    MPI_Request *req;
+    MPI_Status *st; /* not MPI_STATUSES_IGNORE: MPICH's value trips GCC's access checks */
+};
+
+static int window_of(const struct mb_imb_args *a)
+{
+    return a->cfg && a->cfg->window_size > 0 ? (int)a->cfg->window_size : MB_IMB_WINDOW_SIZE;
+}
+
+void mb_imb_window_setup(struct mb_imb_args *a)
+{
+    struct window_state *w = mb_xmalloc(sizeof *w);
+    const size_t n = 2 * (size_t)window_of(a);
+
+    w->req = mb_xmalloc(n * sizeof *w->req);
+    w->st = mb_xmalloc(n * sizeof *w->st);
+    a->state = w;
+}
+
+void mb_imb_window_teardown(struct mb_imb_args *a)
+{
+    struct window_state *w = a->state;
+
+    if (w) {
+        free(w->req);
+        free(w->st);
+        free(w);
+    }
+    a->state = NULL;
+}
+
+static void post_window(const struct mb_imb_args *a, int partner, int recv, int send,
+                        MPI_Request *req)
+{
+    const int n = window_of(a);
+
+    for (int ws = 0; recv && ws < n; ws++)
+        MB_MPI(MPI_Irecv(mb_imb_rbuf(a, ws), a->count, MPI_BYTE, partner, TAG, a->comm, &req[ws]));
+    for (int ws = 0; send && ws < n; ws++)
+        MB_MPI(MPI_Isend(mb_imb_sbuf(a, ws), a->count, MPI_BYTE, partner, TAG, a->comm,
+                         &req[recv ? n + ws : ws]));
+}
+
+static void window_iteration(const struct mb_imb_args *a, int both)
+{
+    const struct window_state *w = a->state;
+    const int peers = a->size / 2, n = window_of(a);
+    char ack = 0;
+
+    if (a->rank >= 2 * peers)
+        return;
+    if (a->rank < peers) {
+        const int dest = a->rank + peers;
+        post_window(a, dest, both, 1, w->req);
+        MB_MPI(MPI_Waitall(both ? 2 * n : n, w->req, w->st));
+        MB_MPI(MPI_Recv(&ack, 1, MPI_CHAR, dest, TAG, a->comm, MPI_STATUS_IGNORE));
+    } else {
+        const int source = a->rank - peers;
+        post_window(a, source, 1, both, w->req);
+        MB_MPI(MPI_Waitall(both ? 2 * n : n, w->req, w->st));
+        MB_MPI(MPI_Send(&ack, 1, MPI_CHAR, source, TAG, a->comm));
+    }
+}
+
+void mb_imb_uniband(const struct mb_imb_args *a, long iter)
+{
+    (void)iter;
+    window_iteration(a, 0);
+}
+
+void mb_imb_biband(const struct mb_imb_args *a, long iter)
+{
+    (void)iter;
+    window_iteration(a, 1);
+}
+
+/* The last transfer of the window landed in buffer window-1 (the same buffer without
+ * -off_cache). Uniband: only the upper half receives. */
+size_t mb_imb_check_uniband(const struct mb_imb_args *a, long iter)
+{
+    const int peers = a->size / 2;
+    (void)iter;
+    if (a->rank < peers || a->rank >= 2 * peers)
+        return 0;
+    return mb_check_bytes(mb_imb_rbuf(a, window_of(a) - 1), a->bytes, a->rank - peers, 0);
+}
+
+size_t mb_imb_check_biband(const struct mb_imb_args *a, long iter)
+{
+    const int peers = a->size / 2;
+    (void)iter;
+    if (a->rank >= 2 * peers)
+        return 0;
+    return mb_check_bytes(mb_imb_rbuf(a, window_of(a) - 1), a->bytes,
+                          a->rank < peers ? a->rank + peers : a->rank - peers, 0);
 }
 
 /* Sendrecv (3.3.3.1): periodic chain, send to the right, receive from the left. */

@@ -375,6 +375,18 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
             add_items(p, b, idx, multi, q, lens, nlen);
             continue;
         }
+        if (b->cls == MB_IMB_MSGRATE) {
+            /* Intel IMB 2021.11 (IMB_2018.c): pairs, so an even Q from -npmin rounded up to
+             * the process count rounded down; none on one process. */
+            const int even = nprocs - nprocs % 2;
+            int npmin = c->npmin > 0 ? (int)c->npmin : f->npmin, eq[64];
+            const size_t ne = even >= 2 ? mb_q_list(even, npmin + npmin % 2, eq, 64) : 0;
+            if (ne == 0)
+                add_items(p, b, idx, multi, 0, lens, nlen);
+            for (size_t k = 0; k < ne; k++)
+                add_items(p, b, idx, multi, eq[k], lens, nlen);
+            continue;
+        }
         for (size_t k = 0; k < nq; k++)
             add_items(p, b, idx, multi, qs[k], lens, nlen);
     }
@@ -426,7 +438,8 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
         char name[64];
 
         if (it->q == 0) {
-            mb_printf(&ctx->out, "# %-16s skipped: needs %d processes\n", b->name, b->exact_procs);
+            mb_printf(&ctx->out, "# %-16s skipped: needs %d processes\n", b->name,
+                      b->exact_procs ? b->exact_procs : 2);
             continue;
         }
         ngroups = mb_group_count(cfg->nprocs, it->q, it->multi >= 0);

@@ -15,11 +15,9 @@ enum { COL = 13, PER_ROW = 16, MAX_SHOW = 1024 };
 
 static int ncols(const struct mb_block *b)
 {
-    static const int cols[] = {[MB_LAYOUT_TIME_BW] = 4,
-                               [MB_LAYOUT_RANGE_BW] = 6,
-                               [MB_LAYOUT_RANGE] = 5,
-                               [MB_LAYOUT_SYNC] = 4,
-                               [MB_LAYOUT_OVERLAP] = 6};
+    static const int cols[] = {
+        [MB_LAYOUT_TIME_BW] = 4, [MB_LAYOUT_RANGE_BW] = 6, [MB_LAYOUT_RANGE] = 5,
+        [MB_LAYOUT_SYNC] = 4,    [MB_LAYOUT_OVERLAP] = 6,  [MB_LAYOUT_RATE] = 4};
     return cols[b->layout] + (b->multi == 1) + (b->check != 0) + (b->spread ? 3 : 0);
 }
 
@@ -73,7 +71,8 @@ void mb_imb_text_block(const struct mb_out *out, const struct mb_block *b)
         [MB_LAYOUT_RANGE] = "#bytes\0#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
         [MB_LAYOUT_SYNC] = "#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
         [MB_LAYOUT_OVERLAP] =
-            "#bytes\0#repetitions\0t_ovrl[usec]\0t_pure[usec]\0t_CPU[usec]\0 overlap[%]\0"};
+            "#bytes\0#repetitions\0t_ovrl[usec]\0t_pure[usec]\0t_CPU[usec]\0 overlap[%]\0",
+        [MB_LAYOUT_RATE] = "#bytes\0#repetitions\0Mbytes/sec\0Msg/sec\0"};
     const int cols = ncols(b);
 
     mb_printf(out, "\n");
@@ -137,7 +136,11 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         if (b->layout != MB_LAYOUT_SYNC)
             mb_printf(out, "%*lld", COL, r->bytes);
         mb_printf(out, "%*ld", COL, r->reps);
-        if (b->layout == MB_LAYOUT_TIME_BW)
+        if (b->layout == MB_LAYOUT_RATE)
+            /* Intel IMB 2021.11 (IMB_output.c): no time column; 10^6-byte Mbytes/sec and the
+             * message rate as a whole number. */
+            mb_printf(out, "%*.2f%*.0f", COL, r->mbytes_per_sec * 1.048576, COL, r->msg_per_sec);
+        else if (b->layout == MB_LAYOUT_TIME_BW)
             mb_printf(out, "%*.2f", COL, r->t_max);
         else if (b->layout == MB_LAYOUT_OVERLAP)
             mb_printf(out, "%*.2f%*.2f%*.2f%*.2f", COL, r->t_ovrl, COL, r->t_max, COL, r->t_cpu,
@@ -167,11 +170,10 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
 
 static const char *layout_name(enum mb_layout l)
 {
-    static const char *const names[] = {[MB_LAYOUT_TIME_BW] = "time_bw",
-                                        [MB_LAYOUT_RANGE_BW] = "range_bw",
-                                        [MB_LAYOUT_RANGE] = "range",
-                                        [MB_LAYOUT_SYNC] = "sync",
-                                        [MB_LAYOUT_OVERLAP] = "overlap"};
+    static const char *const names[] = {
+        [MB_LAYOUT_TIME_BW] = "time_bw", [MB_LAYOUT_RANGE_BW] = "range_bw",
+        [MB_LAYOUT_RANGE] = "range",     [MB_LAYOUT_SYNC] = "sync",
+        [MB_LAYOUT_OVERLAP] = "overlap", [MB_LAYOUT_RATE] = "rate"};
     return names[l];
 }
 
@@ -218,6 +220,8 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
         mb_jobj_num(&o, "mib_per_sec", r->mbytes_per_sec >= 0 ? r->mbytes_per_sec : NAN);
         if (r->window_bytes >= 0)
             mb_jobj_int(&o, "window_bytes", r->window_bytes);
+        if (b->layout == MB_LAYOUT_RATE)
+            mb_jobj_num(&o, "messages_per_sec", r->msg_per_sec);
         if (b->layout == MB_LAYOUT_OVERLAP) {
             mb_jobj_num(&o, "t_pure_usec", r->t_max);
             mb_jobj_num(&o, "t_ovrl_usec", r->t_ovrl);

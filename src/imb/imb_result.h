@@ -10,7 +10,8 @@ enum mb_layout {
     MB_LAYOUT_RANGE_BW, /* #bytes #repetitions t_min t_max t_avg Mbytes/sec (parallel)      */
     MB_LAYOUT_RANGE,    /* #bytes #repetitions t_min t_max t_avg            (collective)    */
     MB_LAYOUT_SYNC,     /* #repetitions t_min t_max t_avg                   (Barrier)       */
-    MB_LAYOUT_OVERLAP   /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] (IMB-IO I...) */
+    MB_LAYOUT_OVERLAP,  /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] (IMB-IO I...) */
+    MB_LAYOUT_RATE      /* #bytes #repetitions Mbytes/sec Msg/sec (Intel IMB 2021's Uniband) */
 };
 
 enum mb_row_status {
@@ -52,6 +53,7 @@ struct mb_result {
     long long window_bytes;     /* IMB-EXT: size of the window the timed loops used; -1 none */
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
+    double msg_per_sec;         /* messages a second (Uniband, Biband); < 0 for the others */
     /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the
      * CPU exploited, the undisturbed CPU time and the overlap in percent. */
     double t_ovrl, t_cpu, overlap_pct;

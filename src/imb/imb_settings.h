@@ -14,6 +14,7 @@
 #define MB_IMB_N_BARR         2    /* barriers before each timed loop (5.2.7) */
 #define MB_IMB_NPMIN          2    /* default smallest process count (5.1.1) */
 #define MB_IMB_ASSIGN_SIZE    4    /* sizeof(assign_type): warm-up message length (5.2.6) */
+#define MB_IMB_WINDOW_SIZE    256  /* Intel IMB 2021.11 -window_size default (MPI1_suite.cpp) */
 /* -warm_up on (Intel IMB 2019+'s option, not IMB 3.1): n / WARMUP_DIVISOR untimed samples of
  * each length before its timed loop, at least min(n, WARMUP_MIN) (Intel's IMB_warm_up.c
  * rule: WARMUP_PERCENT 10, MIN_WARMUP_ITERS 10). */

@@ -216,6 +216,32 @@ static const struct mb_imb_bench mb_imb_mpi1_benchmarks[] = {
      .rbuf = {1, 0, 0},
      .kernel = mb_imb_pingping,
      .check = mb_imb_check_pingping},
+    /* Intel IMB 2021.11's message-rate pair benchmarks (IMB_bandwidth.c; scale_bw 1 and 2 as
+     * the throughput factor): -window_size transfers per pair and iteration. */
+    {.name = "Uniband",
+     .imb2021 = 1,
+     .cls = MB_IMB_MSGRATE,
+     .time_scale = 1,
+     .bw_factor = 1,
+     .elem_size = 1,
+     .sbuf = {1, 0, 0},
+     .rbuf = {1, 0, 0},
+     .setup = mb_imb_window_setup,
+     .teardown = mb_imb_window_teardown,
+     .kernel = mb_imb_uniband,
+     .check = mb_imb_check_uniband},
+    {.name = "Biband",
+     .imb2021 = 1,
+     .cls = MB_IMB_MSGRATE,
+     .time_scale = 1,
+     .bw_factor = 2,
+     .elem_size = 1,
+     .sbuf = {1, 0, 0},
+     .rbuf = {1, 0, 0},
+     .setup = mb_imb_window_setup,
+     .teardown = mb_imb_window_teardown,
+     .kernel = mb_imb_biband,
+     .check = mb_imb_check_biband},
 };
 
 const struct mb_imb_family mb_imb_family_mpi1 = {

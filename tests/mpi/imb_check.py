@@ -52,6 +52,9 @@ IMB2021 = {
     "PingPongAnySource": ("single", 1, True, 1),
     "PingPingSpecificSource": ("single", 1, True, 1),
     "PingPingAnySource": ("single", 1, True, 1),
+    # Message rate of pairs r, r + Q/2 on an even Q (IMB_bandwidth.c); factor: scale_bw.
+    "Uniband": ("msgrate", 1, False, 1),
+    "Biband": ("msgrate", 1, False, 2),
 }
 # The guide's list 3.2: a default run's order with -order guide.
 # Intel IMB 2021's benchmarks with a root (IMB_mem_manager.c has_root): -iter_policy auto.
@@ -104,6 +107,7 @@ HEADS = {
                  "Mbytes/sec"],
     "range": ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
     "sync": ["#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"],
+    "rate": ["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec"],
     "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]",
                 "overlap[%]"],
 }
@@ -310,6 +314,14 @@ class Invocation:
                     out.append(("skip", name))
                     continue
                 qs = [self.fam.single_q]
+            elif cls == "msgrate":
+                # Intel IMB 2021.11 (IMB_2018.c): an even Q from -npmin rounded up to the
+                # process count rounded down; none on one process.
+                even = self.nprocs - self.nprocs % 2
+                if even < 2:
+                    out.append(("skip", name))
+                    continue
+                qs = q_list(even, self.npmin + self.npmin % 2)
             else:
                 qs = q_list(self.nprocs, self.npmin)
             for q in qs:
@@ -327,6 +339,8 @@ def layout_of(fam, name, multi):
         return "overlap"
     if cls == "single":
         return "range_bw" if multi == 0 else "time_bw"
+    if cls == "msgrate":
+        return "rate"
     if cls == "collective" and fam.collective_bw:
         return "range_bw"
     return {"parallel": "range_bw", "collective": "range", "other": "range", "sync": "sync"}[cls]
@@ -533,7 +547,17 @@ def check_blocks(inv, blocks, skips, opts):
             nums = [float(v) for v in f[1:]]
             if any(not math.isfinite(v) or v < 0 for v in nums):
                 fail(f"{shown}: non-finite or negative value in {line!r}")
-            if layout == "time_bw":
+            if layout == "rate":
+                # No time column: Mbytes/sec (10^6 B/s) = Msg/sec x X / 10^6, Msg/sec printed
+                # whole, Mbytes/sec to 2 decimals.
+                mb, msgs = nums[0], nums[1]
+                if abs(mb - msgs * x / 1e6) > 0.011 + 0.5 * x / 1e6 + 1e-9:
+                    fail(f"{shown}: Mbytes/sec {mb} but Msg/sec {msgs} x {x} / 10^6 = "
+                         f"{msgs * x / 1e6:.2f}")
+                if msgs <= 0:
+                    fail(f"{shown}: Msg/sec {msgs} in {line!r}")
+                rec["rate_mbps_text"], rec["msgs_text"] = f[1], f[2]
+            elif layout == "time_bw":
                 rec["t_max_text"], rec["mbps_text"] = f[1], f[2]
             elif layout == "overlap":
                 check_overlap(shown, line, nums)
@@ -582,6 +606,11 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
                 r.get("repetitions_minimum") != t["reps_min"]:
             fail(f"JSON few_repetitions/repetitions_minimum {r.get('few_repetitions')}/"
                  f"{r.get('repetitions_minimum')} vs the text's warning: {t['line']!r}")
+        if "msgs_text" in t:
+            if f"{r['messages_per_sec']:.0f}" != t["msgs_text"] or \
+                    f"{r['mib_per_sec'] * 1.048576:.2f}" != t["rate_mbps_text"]:
+                fail(f"JSON messages_per_sec {r['messages_per_sec']}, mib_per_sec "
+                     f"{r['mib_per_sec']} vs the text's {t['msgs_text']}, {t['rate_mbps_text']}")
         for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_cpu", "overlap"):
             if key + "_text" not in t:
                 continue

@@ -5,7 +5,8 @@ rule_problems(schema) -> list of problems of the schema itself:
   - every property of every record type has a description (or is a $ref to a described one);
   - every numeric field says its unit in its name, as the last part before a statistic's
     suffix (_median, _q1, _q3, _ci95_low, _ci95_high, _samples): _usec, _sec, bytes, _mib,
-    _gib, mib_per_sec (2^20 B/s), mb_per_sec (10^6 B/s), _percent - or is one of COUNTS;
+    _gib, mib_per_sec (2^20 B/s), mb_per_sec (10^6 B/s), messages_per_sec, _percent - or is
+    one of COUNTS;
   - no field name uses a spelling the rule replaced (_us, _mbs, mbytes, _mb, _gb);
   - one name, one unit and one kind of value across all record types, and no description
     that gives a *_mb_per_sec field 2^20 bytes or a *_mib_per_sec field 10^6;
@@ -39,6 +40,7 @@ UNITS = [
     ("mib_per_sec", "MiB/s"),
     ("mb_per_sec", "MB/s"),
     ("_usec", "usec"),
+    ("messages_per_sec", "1/s"),
     ("_sec", "s"),
     ("bytes", "bytes"),
     ("_mib", "MiB"),
