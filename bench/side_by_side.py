@@ -253,7 +253,7 @@ def imb_suites(ctx, opts):
     orig_dir = ctx["orig"]("imb31")
 
     def imb(family, np, benches, origexe, extra_orig=(), cwd_sub=None, io=False, lengths=lens,
-            lengths_file=lfile, extra_mine=()):
+            lengths_file=lfile):
         def orig(work):
             cwd = os.path.join(work, "o")
             os.makedirs(cwd, exist_ok=True)
@@ -268,7 +268,7 @@ def imb_suites(ctx, opts):
             if os.path.exists(js):
                 os.unlink(js)
             cmd = mpirun(ctx, np, io) + [os.path.join(ctx["build"], family), "-npmin", str(np),
-                                     "-msglen", lengths_file, "--json", js, "--quiet"] + list(extra_mine)
+                                     "-msglen", lengths_file, "--json", js, "--quiet"]
             if io:
                 cmd += ["--dir", cwd]
             run(cmd + benches, cwd, 1800)

@@ -222,6 +222,16 @@ int mb_imb_family_index(const struct mb_imb_family *f);
 
 /* Table index of a benchmark name in a family (case-insensitive), or -1. */
 int mb_imb_find(const struct mb_imb_family *f, const char *name);
+/* The same for a name that may carry the "Multi-" prefix (any case); *multi says whether it
+ * did. "Multi-" alone names nothing (-1). */
+int mb_imb_find_named(const struct mb_imb_family *f, const char *name, int *multi);
+
+/* The processes a benchmark needs at least, for the note of a block it cannot run: its exact
+ * count (single transfers), else a pair (Uniband, Biband). */
+static inline int mb_imb_procs_needed(const struct mb_imb_bench *b)
+{
+    return b->exact_procs ? b->exact_procs : 2;
+}
 
 /* Kernels and checks, one pair per benchmark (imb_p2p.c, imb_coll.c). */
 #define MB_IMB_KERNEL(fn)                                                                          \

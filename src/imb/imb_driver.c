@@ -391,19 +391,19 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
         row.t_min = st.min;
         row.t_max = st.max;
         row.t_avg = st.mean;
-        /* Throughput from the slowest process, in 2^20 bytes/s (guide 3.3.2, 3.3.3). */
-        row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
-                             : st.max > 0         ? r->b->bw_factor * (double)x / 1.048576 / st.max
-                                                  : 0.0;
         row.msg_per_sec = -1.0;
         if (r->b->cls == MB_IMB_MSGRATE) {
             /* Intel IMB 2021.11 (IMB_output.c): scale_bw x window x Q/2 messages per iteration
              * of t_max usec. */
-            const long ws = mb_imb_cfg(r->cfg)->window_size;
-            const long w = ws > 0 ? ws : MB_IMB_WINDOW_SIZE;
-            const double msgs = r->b->bw_factor * (double)w * (double)(r->g.q / 2);
+            const double msgs = r->b->bw_factor * (double)mb_imb_window_size(mb_imb_cfg(r->cfg)) *
+                                (double)(r->g.q / 2);
             row.msg_per_sec = st.max > 0 ? msgs * 1e6 / st.max : 0.0;
             row.mbytes_per_sec = row.msg_per_sec * (double)x / 1048576.0;
+        } else {
+            /* Throughput from the slowest process, in 2^20 bytes/s (guide 3.3.2, 3.3.3). */
+            row.mbytes_per_sec = r->b->bw_factor <= 0 ? -1.0
+                                 : st.max > 0 ? r->b->bw_factor * (double)x / 1.048576 / st.max
+                                              : 0.0;
         }
         if (r->b->istart) {
             /* Guide 4.2.5.2 with IMB's clamp to [0, 1]: (t_pure + t_CPU - t_ovrl) over
@@ -862,7 +862,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
         /* Known on every rank without communication: nothing collective happens. */
         if (ctx->rank == 0) {
             struct mb_jobj o;
-            const int needs = b->exact_procs ? b->exact_procs : 2; /* a pair (Uniband) */
+            const int needs = mb_imb_procs_needed(b);
             mb_printf(&ctx->out, "\n# %s skipped: it needs %d processes, %d started\n", b->name,
                       needs, ctx->size);
             mb_jobj_begin(&o, "skipped", ctx->json);

@@ -145,15 +145,10 @@ static int resolve_names(struct mb_config *cfg, const char *value, const char *o
     *n = 0;
     for (;;) {
         char *comma = strchr(tok, ',');
-        const char *name = tok;
-        int multi = 0, idx;
+        int multi, idx;
         if (comma)
             *comma = '\0';
-        if (strncasecmp(name, "Multi-", 6) == 0) {
-            multi = 1;
-            name += 6;
-        }
-        idx = *name ? mb_imb_find(f, name) : -1;
+        idx = mb_imb_find_named(f, tok, &multi);
         if (*tok == '\0') {
             rc = mb_usage(err, "empty benchmark name in '%s' for %s", value, opt);
         } else if (idx < 0 && !unknown_ok) {
@@ -421,12 +416,10 @@ SAME_FNS(7)
 
 static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
 {
-    const long w = mb_imb_cfg(cfg)->window_size;
-    if (w > 0)
-        snprintf(buf, len, "%ld", w);
-    else
-        snprintf(buf, len, "%d (Intel IMB 2021.11's default; only Uniband and Biband use it)",
-                 MB_IMB_WINDOW_SIZE);
+    const struct mb_imb_config *c = mb_imb_cfg(cfg);
+    snprintf(buf, len, "%ld%s", mb_imb_window_size(c),
+             c->window_size > 0 ? ""
+                                : " (Intel IMB 2021.11's default; only Uniband and Biband use it)");
 }
 
 /* ---- the rows ------------------------------------------------------------------------- */

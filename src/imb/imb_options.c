@@ -52,17 +52,12 @@ static const struct mb_imb_family *family_of(const struct mb_config *cfg)
 static int select_name(struct mb_config *cfg, const char *name, struct mb_error *err)
 {
     struct mb_imb_config *c = settings(cfg);
-    const char *given = name;
-    int multi = 0, idx, sel;
+    int multi, sel;
+    const int idx = mb_imb_find_named(family_of(cfg), name, &multi);
 
-    if (strncasecmp(name, "Multi-", 6) == 0) {
-        multi = 1;
-        name += 6;
-    }
-    idx = mb_imb_find(family_of(cfg), name);
     if (idx < 0) /* "Multi-" alone is named whole, not as the empty name after it */
         return mb_usage(err, "unknown benchmark '%s' (see -help for the list)",
-                        *name ? name : given);
+                        multi && name[6] ? name + 6 : name);
     sel = MB_IMB_SEL(idx, multi);
     for (size_t i = 0; i < c->n_selected; i++)
         if (c->selected[i] == sel)
@@ -970,10 +965,10 @@ static int all_imb2021(const struct mb_imb_family *f, const char *word)
     int all = 1;
 
     while (*word) {
-        size_t n = strcspn(word, ",");
-        int idx;
+        const size_t n = strcspn(word, ",");
+        int multi, idx;
         snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), word);
-        idx = mb_imb_find(f, strncasecmp(name, "multi-", 6) == 0 ? name + 6 : name);
+        idx = mb_imb_find_named(f, name, &multi);
         if (n > 0 && idx < 0)
             return -1;
         if (n > 0 && !f->benchmarks[idx].imb2021)

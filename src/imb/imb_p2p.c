@@ -2,7 +2,7 @@
 /* Single and parallel transfer kernels (IMB guide 3.3.2, 3.3.3) and their checks. */
 #include "core/error.h"
 #include "imb/imb_bench.h"
-#include "imb/imb_settings.h"
+#include "imb/imb_plan.h"
 
 #include <stdlib.h>
 
@@ -94,7 +94,7 @@ struct window_state {
 
 static int window_of(const struct mb_imb_args *a)
 {
-    return a->cfg && a->cfg->window_size > 0 ? (int)a->cfg->window_size : MB_IMB_WINDOW_SIZE;
+    return (int)mb_imb_window_size(a->cfg);
 }
 
 void mb_imb_window_setup(struct mb_imb_args *a)

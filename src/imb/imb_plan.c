@@ -43,6 +43,11 @@ long long mb_imb_overall_vol(const struct mb_imb_config *c)
            1048576LL;
 }
 
+long mb_imb_window_size(const struct mb_imb_config *c)
+{
+    return c->window_size > 0 ? c->window_size : MB_IMB_WINDOW_SIZE;
+}
+
 double mb_imb_cpu_secs(const struct mb_imb_config *c)
 {
     return c->cpu_secs > 0 ? c->cpu_secs : MB_IMB_TARGET_CPU_SECS;
@@ -439,7 +444,7 @@ int mb_imb_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 
         if (it->q == 0) {
             mb_printf(&ctx->out, "# %-16s skipped: needs %d processes\n", b->name,
-                      b->exact_procs ? b->exact_procs : 2);
+                      mb_imb_procs_needed(b));
             continue;
         }
         ngroups = mb_group_count(cfg->nprocs, it->q, it->multi >= 0);

@@ -61,6 +61,9 @@ long long mb_imb_overall_vol(const struct mb_imb_config *c);
 /* IMB-IO's CPU_Exploit time per non-blocking transfer in seconds (-t_cpu or
  * TARGET_CPU_SECS). */
 double mb_imb_cpu_secs(const struct mb_imb_config *c);
+/* Uniband's and Biband's transfers per pair and repetition: -window_size, else Intel IMB
+ * 2021.11's 256. */
+long mb_imb_window_size(const struct mb_imb_config *c);
 /* Where the message buffers come from: -alloc, else the family's source. */
 enum mb_buf_source mb_imb_buf_source(const struct mb_imb_config *c);
 

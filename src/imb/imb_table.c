@@ -280,6 +280,12 @@ const char *const mb_imb_mpi1_guide_order[] = {
     "Allgatherv", "Scatter",  "Scatterv",       "Gather",    "Gatherv", "Alltoall",
     "Alltoallv",  "Reduce",   "Reduce_scatter", "Allreduce", "Barrier", NULL};
 
+int mb_imb_find_named(const struct mb_imb_family *f, const char *name, int *multi)
+{
+    *multi = strncasecmp(name, "Multi-", 6) == 0;
+    return *multi && name[6] == '\0' ? -1 : mb_imb_find(f, name + (*multi ? 6 : 0));
+}
+
 int mb_imb_find(const struct mb_imb_family *f, const char *name)
 {
     for (size_t i = 0; i < f->n; i++)
