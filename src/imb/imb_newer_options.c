@@ -11,7 +11,6 @@
 #include "imb/imb_plan.h"
 #include "imb/imb_settings.h"
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,11 +504,13 @@ static const struct mb_option mpi1_rows[] = {
     SAME_ROW(S31_RED_DATA_TYPE),
     SAME_ROW(S31_CONTIG_TYPE),
     SAME_ROW(S31_MSG_PAUSE),
+    /* At most 2^20: the block's request and status arrays (2 x window of each) stay tens of
+     * MB, not an allocation that fails mid-run. */
     {.name = "-window_size",
      .kind = MB_OPT_LONG,
      .offset = IMB(window_size),
      .min = 1,
-     .max = INT_MAX,
+     .max = 1048576,
      .metavar = "N",
      .help = "transfers per pair and repetition of Uniband and Biband (Intel IMB 2021.11's; "
              "default 256)",
