@@ -92,6 +92,9 @@ struct mb_imb_args {
     /* IMB-IO under -buf_scope run: the run's buffers, whose send buffer carries a read
      * benchmark's file content (IMB_init_file.c); NULL otherwise. */
     struct mb_imb_io_buffers *io_buffers;
+    /* The root of rooted collectives stays at rank 0 (Intel IMB 2021.11's -root_shift off, the
+     * IMB-NBC default) instead of moving to i % Q in repetition i (IMB 3.1). */
+    int fixed_root;
 };
 
 /* IMB-IO's files (guide 5.2.3.2): none, one per group opened by the group's communicator,
@@ -106,11 +109,14 @@ struct mb_imb_io {
 
 struct mb_imb_bench {
     const char *name;
-    /* A benchmark of Intel IMB 2021.11 that the 3.1 program did not have: it runs only when
-     * named (or given to -include), as 2021.11 runs its non-default benchmarks, so a run
-     * without names prints exactly what IMB 3.1 printed; its Mbytes/sec is 2021.11's, 10^6
-     * bytes a second (IMB_output.c, MEGA), where 3.1's is 2^20. */
+    /* A benchmark whose original is Intel IMB 2021.11 (IMB-MPI1's additions to 3.1, every
+     * IMB-NBC row): without -warm_up it warms every length up as 2021.11 does, and its
+     * Mbytes/sec is 2021.11's, 10^6 bytes a second (IMB_output.c, MEGA), where 3.1's is 2^20. */
     int imb2021;
+    /* Runs only when named (or given to -include), as the original's benchmarks without the
+     * DEFAULT flag: IMB-MPI1's 2021.11 additions - so that a run without names prints exactly
+     * what IMB 3.1 printed - and IMB-NBC's _pure variants. */
+    int nondefault;
     enum mb_imb_class cls;
     int exact_procs;   /* 2 for the single transfer benchmarks; 0 = any Q */
     double time_scale; /* reported time per sample: 0.5 for PingPong (dt/2) */
@@ -169,6 +175,14 @@ struct mb_imb_bench {
     void (*istart)(const struct mb_imb_args *a, long first, long n);
     void (*iwait)(const struct mb_imb_args *a);
     int one_by_one;
+    /* Intel IMB 2021.11's IMB-NBC (src_c/IMB_bcast.c IMB_ibcast ...): the non-blocking call
+     * of repetition iter into *req; the driver waits for it (the kernel above is the call and
+     * its wait, for the repetition policy and the check). With overlap the row is 2021.11's
+     * overlap measurement - start and wait timed one repetition at a time (t_pure), then the
+     * same with CPU work sized to this process's t_pure between them (t_ovrl, t_CPU); without,
+     * it is a _pure variant, the first part alone. */
+    void (*nbc_start)(const struct mb_imb_args *a, long iter, MPI_Request *req);
+    int overlap;
     /* Check mode: number of received items that differ from what was sent in iteration iter. */
     size_t (*check)(const struct mb_imb_args *a, long iter);
 };
@@ -207,11 +221,16 @@ struct mb_imb_family {
     struct mb_suite suite;
     struct mb_settings_type settings;
     const char *examples; /* --help's examples, one command a line */
+    /* The family's original is Intel IMB 2021.11 (IMB-NBC), not IMB 3.1: its defaults
+     * (mb_imb_defaults: -iter_policy dynamic, -sync on, -root_shift off), MPI_Init, and the
+     * header names that methodology. */
+    int imb2021;
 };
 
 /* The families, each defined beside its table (imb_table.c, imb_ext_table.c,
- * imb_io_table.c). */
-extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io;
+ * imb_io_table.c, imb_nbc_table.c). */
+extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io,
+    mb_imb_family_nbc;
 /* IMB-MPI1's benchmarks in the guide's list order (3.2), NULL-terminated (-order guide). */
 extern const char *const mb_imb_mpi1_guide_order[];
 /* Every family, NULL-terminated; settings name theirs by index into this list (a pointer
@@ -231,6 +250,13 @@ int mb_imb_find_named(const struct mb_imb_family *f, const char *name, int *mult
 static inline int mb_imb_procs_needed(const struct mb_imb_bench *b)
 {
     return b->exact_procs ? b->exact_procs : 2;
+}
+
+/* The root of a rooted collective in repetition iter: i % Q (IMB 3.1), or rank 0 throughout
+ * (Intel IMB 2021.11's -root_shift off). */
+static inline int mb_imb_root(const struct mb_imb_args *a, long iter)
+{
+    return a->fixed_root ? 0 : (int)(iter % a->size);
 }
 
 /* Kernels and checks, one pair per benchmark (imb_p2p.c, imb_coll.c). */
@@ -343,6 +369,29 @@ size_t mb_imb_io_check_none(const struct mb_imb_args *a, long iter);
 void mb_imb_prepare_exchange(struct mb_imb_args *a);
 void mb_imb_prepare_v(struct mb_imb_args *a);
 void mb_imb_prepare_reduce_scatter(struct mb_imb_args *a);
+
+/* IMB-NBC (imb_nbc.c): each benchmark's start and its blocking form (start, wait). Their checks
+ * are the blocking collectives' (the data move alike). */
+#define MB_IMB_NBC_KERNEL(fn)                                                                      \
+    void mb_imb_##fn##_start(const struct mb_imb_args *a, long iter, MPI_Request *req);            \
+    void mb_imb_##fn(const struct mb_imb_args *a, long iter)
+MB_IMB_NBC_KERNEL(ibcast);
+MB_IMB_NBC_KERNEL(iallgather);
+MB_IMB_NBC_KERNEL(iallgatherv);
+MB_IMB_NBC_KERNEL(igather);
+MB_IMB_NBC_KERNEL(igatherv);
+MB_IMB_NBC_KERNEL(iscatter);
+MB_IMB_NBC_KERNEL(iscatterv);
+MB_IMB_NBC_KERNEL(ialltoall);
+MB_IMB_NBC_KERNEL(ialltoallv);
+MB_IMB_NBC_KERNEL(ireduce);
+MB_IMB_NBC_KERNEL(ireduce_scatter);
+MB_IMB_NBC_KERNEL(iallreduce);
+MB_IMB_NBC_KERNEL(ibarrier);
+#undef MB_IMB_NBC_KERNEL
+/* Ireduce_scatter (2021.11 IMB_ireduce_scatter): every process receives X bytes, the reduction
+ * of its X-byte block of the Q blocks each process sends. */
+void mb_imb_prepare_ireduce_scatter(struct mb_imb_args *a);
 
 /* Buffer of iteration iter (off-cache rotation). */
 static inline char *mb_imb_sbuf(const struct mb_imb_args *a, long iter)

@@ -1,14 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective kernels (IMB guide 3.3.4) and their checks. Rooted operations use
- * root = i % Q in iteration i. The send buffer of rank p holds mb_pattern(p, index) with the
- * index running over the whole buffer (block d of an Alltoall send buffer starts at d*X). */
+ * root = i % Q in iteration i (mb_imb_root). The send buffer of rank p holds mb_pattern(p, index)
+ * with the index running over the whole buffer (block d of an Alltoall send buffer starts at d*X).
+ */
 #include "core/error.h"
 #include "imb/imb_bench.h"
-
-static int root_of(const struct mb_imb_args *a, long iter)
-{
-    return (int)(iter % a->size);
-}
 
 /* Defects in a receive buffer made of one X-byte block from every rank p, each a copy of
  * block first_block of p's send buffer (0 for gathers, the receiver's rank for Alltoall). */
@@ -41,14 +37,14 @@ void mb_imb_prepare_reduce_scatter(struct mb_imb_args *a)
 
 void mb_imb_bcast(const struct mb_imb_args *a, long iter)
 {
-    int root = root_of(a, iter);
+    int root = mb_imb_root(a, iter);
     char *buf = a->rank == root ? mb_imb_sbuf(a, iter) : mb_imb_rbuf(a, iter);
     MB_MPI(MPI_Bcast(buf, a->count, MPI_BYTE, root, a->comm));
 }
 
 size_t mb_imb_check_bcast(const struct mb_imb_args *a, long iter)
 {
-    int root = root_of(a, iter);
+    int root = mb_imb_root(a, iter);
     return a->rank == root ? 0 : mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, root, 0);
 }
 
@@ -77,19 +73,19 @@ size_t mb_imb_check_allgatherv(const struct mb_imb_args *a, long iter)
 void mb_imb_scatter(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Scatter(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->count,
-                       MPI_BYTE, root_of(a, iter), a->comm));
+                       MPI_BYTE, mb_imb_root(a, iter), a->comm));
 }
 
 size_t mb_imb_check_scatter(const struct mb_imb_args *a, long iter)
 {
-    return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, root_of(a, iter),
+    return mb_check_bytes(mb_imb_rbuf(a, iter), a->bytes, mb_imb_root(a, iter),
                           (size_t)a->rank * a->bytes);
 }
 
 void mb_imb_scatterv(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Scatterv(mb_imb_sbuf(a, iter), a->counts, a->displs, MPI_BYTE, mb_imb_rbuf(a, iter),
-                        a->count, MPI_BYTE, root_of(a, iter), a->comm));
+                        a->count, MPI_BYTE, mb_imb_root(a, iter), a->comm));
 }
 
 size_t mb_imb_check_scatterv(const struct mb_imb_args *a, long iter)
@@ -100,18 +96,18 @@ size_t mb_imb_check_scatterv(const struct mb_imb_args *a, long iter)
 void mb_imb_gather(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Gather(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->count,
-                      MPI_BYTE, root_of(a, iter), a->comm));
+                      MPI_BYTE, mb_imb_root(a, iter), a->comm));
 }
 
 size_t mb_imb_check_gather(const struct mb_imb_args *a, long iter)
 {
-    return a->rank == root_of(a, iter) ? check_blocks(a, mb_imb_rbuf(a, iter), 0) : 0;
+    return a->rank == mb_imb_root(a, iter) ? check_blocks(a, mb_imb_rbuf(a, iter), 0) : 0;
 }
 
 void mb_imb_gatherv(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Gatherv(mb_imb_sbuf(a, iter), a->count, MPI_BYTE, mb_imb_rbuf(a, iter), a->counts,
-                       a->displs, MPI_BYTE, root_of(a, iter), a->comm));
+                       a->displs, MPI_BYTE, mb_imb_root(a, iter), a->comm));
 }
 
 size_t mb_imb_check_gatherv(const struct mb_imb_args *a, long iter)
@@ -144,12 +140,12 @@ size_t mb_imb_check_alltoallv(const struct mb_imb_args *a, long iter)
 void mb_imb_reduce(const struct mb_imb_args *a, long iter)
 {
     MB_MPI(MPI_Reduce(mb_imb_sbuf(a, iter), mb_imb_rbuf(a, iter), a->count, MPI_FLOAT, MPI_SUM,
-                      root_of(a, iter), a->comm));
+                      mb_imb_root(a, iter), a->comm));
 }
 
 size_t mb_imb_check_reduce(const struct mb_imb_args *a, long iter)
 {
-    if (a->rank != root_of(a, iter))
+    if (a->rank != mb_imb_root(a, iter))
         return 0;
     return mb_check_float_sums((const float *)mb_imb_rbuf(a, iter), (size_t)a->count, a->size, 0);
 }

@@ -100,6 +100,12 @@ struct mb_imb_config {
     int iter_policy;  /* -iter_policy: enum mb_imb_iter_policy */
     int no_zero_size; /* -zero_size off: no row for length 0 */
     long window_size; /* -window_size: Uniband's and Biband's window; 0 = 256 (Intel's) */
+    /* How the repetitions of a family whose original is Intel IMB 2021.11 (IMB-NBC) line up:
+     * -sync on: a barrier after every repetition, each timed alone (2021.11's default);
+     * -root_shift on: the root moves every repetition (2021.11's default: off, rank 0);
+     * -imb_barrier on: IMB's own dissemination barrier instead of MPI_Barrier. The IMB 3.1
+     * families run the first two at 3.1's values (mb_imb_defaults) and accept only those. */
+    int sync_each, root_shift, imb_barrier;
     /* Options accepted at the value IMB 3.1 runs (-sync off, ...): 1 when given. */
     int same_as_31[MB_IMB_N_SAME_AS_31];
 };

@@ -16,6 +16,7 @@
 #include "imb/imb_cpu.h"
 #include "imb/imb_groups.h"
 #include "imb/imb_io_buffers.h"
+#include "imb/imb_nbc_driver.h"
 #include "imb/imb_report.h"
 #include "imb/imb_settings.h"
 #include "imb/imb_time_rule.h"
@@ -29,8 +30,8 @@
  * throughput, except with -multi 0 where they show the range over all groups. */
 static enum mb_layout layout_of(const struct mb_imb_bench *b, int multi)
 {
-    if (b->istart)
-        return MB_LAYOUT_OVERLAP;
+    if (b->istart || b->overlap)
+        return b->sizeless ? MB_LAYOUT_SYNC_OVERLAP : MB_LAYOUT_OVERLAP;
     if (b->sizeless)
         return MB_LAYOUT_SYNC; /* Barrier, Open_Close: one row, no #bytes */
     switch (b->cls) {
@@ -78,17 +79,28 @@ struct block_run {
     struct mb_block blk;
     struct mb_imb_args a;
     struct mb_imb_demand d; /* of the current message length */
-    /* rank 0: (time, t_ovrl, defects, the samples' times) of every active process */
+    /* rank 0: (time, t_ovrl, defects, t_pure, t_CPU, the samples' times) of every active
+     * process (GATHERED values before the samples) */
     double *gathered;
     long k;                 /* samples per row (--samples; at most the row's repetitions) */
     double *kept;           /* this process's samples of the row: time per repetition, usec */
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
-    struct mb_imb_io_buffers *iobufs; /* IMB-IO -buf_scope run: the run's buffers, or NULL */
+    const struct mb_imb_nbc_cpu *nbc_cpu; /* IMB-NBC's CPU work, or NULL */
+    struct mb_imb_io_buffers *iobufs;     /* IMB-IO -buf_scope run: the run's buffers, or NULL */
     char label[192];
     /* This process's first failure the block stops on (a.failure): IMB-IO's failed I/O
      * call, IMB-EXT's refused window. */
     struct mb_error fail;
     int labelled; /* fail.msg starts with the block's label */
+};
+
+/* This process's figures of one length, for report(). */
+struct mine {
+    double t;          /* usec per repetition: the row's time (IMB-NBC: t_ovrl, or t_pure) */
+    double t_ovrl;     /* usec: non-blocking I/O's and IMB-NBC's time with the CPU busy */
+    double t_pure;     /* usec: IMB-NBC's t_pure */
+    double t_cpu;      /* usec: IMB-NBC's CPU work inside t_ovrl */
+    long long defects; /* -1 when not checked */
 };
 
 /* Whether an active process recorded a failure since the start of the block - IMB-IO's
@@ -111,6 +123,15 @@ static int stopped(struct block_run *r)
         r->labelled = 1;
     }
     return any;
+}
+
+/* count barriers on the block's synchronisation communicator: MPI_Barrier, or IMB's own
+ * dissemination barrier under -imb_barrier on (Intel IMB 2021.11 IMB_do_n_barriers). */
+static struct mb_sync sync_of(const struct block_run *r, int count)
+{
+    return mb_imb_cfg(r->cfg)->imb_barrier
+               ? mb_sync_calls(r->a.sync, count, mb_imb_dissemination_barrier)
+               : mb_sync_barriers(r->a.sync, count);
 }
 
 static void set_length(struct block_run *r, long long x)
@@ -164,7 +185,7 @@ static double loop_of(struct block_run *r, struct mb_timing *tm, long i0, long n
 /* One timed loop of n repetitions after the given number of barriers. */
 static double timed_loop(struct block_run *r, long n, int barriers)
 {
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, barriers));
+    struct mb_timing tm = mb_timing_make(sync_of(r, barriers));
 
     return loop_of(r, &tm, 0, n);
 }
@@ -176,7 +197,7 @@ static double timed_loop(struct block_run *r, long n, int barriers)
  * repetition in r->kept and returns the row's: the total time over all n repetitions. */
 static double sampled_loop(struct block_run *r, long n)
 {
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, MB_IMB_N_BARR));
+    struct mb_timing tm = mb_timing_make(sync_of(r, MB_IMB_N_BARR));
     const long k = r->k < n ? r->k : n;
     long i0 = 0;
 
@@ -199,7 +220,7 @@ static double overlap_loop(struct block_run *r, long n)
     const struct mb_imb_bench *b = r->b;
     const struct mb_imb_args *const a = &r->a;
     struct mb_imb_cpu *cpu = r->cpu;
-    struct mb_timing tm = mb_timing_make(mb_sync_barriers(r->a.sync, MB_IMB_N_BARR));
+    struct mb_timing tm = mb_timing_make(sync_of(r, MB_IMB_N_BARR));
 
     r->b->reset(&r->a);
     mb_timing_start(&tm);
@@ -338,21 +359,42 @@ static void emit(const struct block_run *r, const struct mb_result *row, struct 
         t->defects += row->defects;
 }
 
-/* Gathers (time, defects) of every active process and, on rank 0, makes the row(s):
- * -multi 1 one per group, otherwise one over all groups (guide 6 "Multi case numbers"). */
-static void report(struct block_run *r, long long x, long reps, long reps_min, double t_usec,
-                   double t_ovrl, long long defects, struct mb_imb_tally *tally)
+/* The values each process sends rank 0 before its samples. */
+enum { GATHERED = 5 };
+
+/* Intel IMB 2021.11's overlap (IMB_output.c, IMB_display_times under NBC): from the process
+ * with the largest t_ovrl, its t_pure and t_CPU, 100 x clamp((t_pure + t_CPU - t_ovrl) /
+ * max(t_pure, t_CPU)). */
+static void nbc_overlap(struct mb_result *row, const double *g)
+{
+    const double tp = g[3], tc = g[4], hi = tp > tc ? tp : tc;
+    const double ov = hi > 0 ? (tp + tc - g[1]) / hi : 0.0;
+
+    row->t_pure = tp;
+    row->t_cpu = tc;
+    row->overlap_pct = 100.0 * (ov < 0 ? 0 : ov > 1 ? 1 : ov);
+}
+
+/* Gathers (time, t_ovrl, defects, t_pure, t_CPU, samples) of every active process and, on
+ * rank 0, makes the row(s): -multi 1 one per group, otherwise one over all groups (guide 6
+ * "Multi case numbers"). */
+static void report(struct block_run *r, long long x, long reps, long reps_min, const struct mine *m,
+                   struct mb_imb_tally *tally)
 {
     const int q = r->g.q, per_row = (r->blk.multi == 1) ? q : q * r->g.ngroups;
     const long k = r->k < reps ? r->k : reps;
-    const int stride = 3 + (int)r->k;
+    const int stride = GATHERED + (int)r->k;
+    /* IMB-NBC's samples are its own loops' (already per repetition, in seconds). */
+    const double sample_scale = 1e6 * (r->b->nbc_start ? 1.0 : r->b->time_scale);
     double *mine = mb_xcalloc((size_t)stride, sizeof *mine), *times, *avg;
 
-    mine[0] = t_usec;
-    mine[1] = t_ovrl;
-    mine[2] = (double)defects;
+    mine[0] = m->t;
+    mine[1] = m->t_ovrl;
+    mine[2] = (double)m->defects;
+    mine[3] = m->t_pure;
+    mine[4] = m->t_cpu;
     for (long j = 0; j < k; j++)
-        mine[3 + j] = r->kept[j] * 1e6 * r->b->time_scale;
+        mine[GATHERED + j] = r->kept[j] * sample_scale;
     MB_MPI(MPI_Gather(mine, stride, MPI_DOUBLE, r->gathered, stride, MPI_DOUBLE, 0, r->g.active));
     free(mine);
     if (r->ctx->rank != 0)
@@ -372,6 +414,7 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
                                 .status = MB_ROW_OK,
                                 .samples = avg,
                                 .nsamples = k};
+        const double *slowest = NULL;
         struct mb_stats st;
         /* Each sample's figure is the row's figure of that sample alone: t_avg, the mean over
          * the row's processes of their time per repetition in it. */
@@ -380,10 +423,12 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
         for (int i = 0; i < per_row; i++) {
             const double *g = &r->gathered[(size_t)stride * (size_t)(first + i)];
             for (long j = 0; j < k; j++)
-                avg[j] += g[3 + j] / per_row;
+                avg[j] += g[GATHERED + j] / per_row;
             times[i] = g[0];
-            if (g[1] > row.t_ovrl)
+            if (!slowest || g[1] > row.t_ovrl) {
                 row.t_ovrl = g[1];
+                slowest = g;
+            }
             if (r->blk.check)
                 row.defects += (long long)g[2];
         }
@@ -405,12 +450,15 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, d
                                  : st.max > 0 ? r->b->bw_factor * (double)x / 1.048576 / st.max
                                               : 0.0;
         }
-        if (r->b->istart) {
+        if (r->b->overlap) {
+            nbc_overlap(&row, slowest);
+        } else if (r->b->istart) {
             /* Guide 4.2.5.2 with IMB's clamp to [0, 1]: (t_pure + t_CPU - t_ovrl) over
              * min(t_pure, t_CPU); 100 % is a perfect overlap. */
             const double tp = st.max, tc = r->cpu->t_cpu_usec;
             const double lo = tp < tc ? tp : tc;
             double ov = lo > 0 ? (tp + tc - row.t_ovrl) / lo : 0.0;
+            row.t_pure = tp;
             row.t_cpu = tc;
             row.overlap_pct = 100.0 * (ov < 0 ? 0 : ov > 1 ? 1 : ov);
         }
@@ -442,6 +490,47 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
     }
 }
 
+/* The untimed repetitions before a length's timing under Intel's -warm_up (imb_settings.h):
+ * n/10, at least 1 when n > 1 for a benchmark whose original is Intel IMB 2021.11 (its
+ * IMB_warm_up.c), at least min(n, 10) for IMB 3.1's (the later upstream rule); 0 without. */
+static long warmup_reps(const struct block_run *r, long n)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    long w = n / MB_IMB_WARMUP_DIVISOR;
+
+    if (!(c->warm_up_given ? c->warm_up_each : r->b->imb2021))
+        return 0;
+    if (r->b->imb2021)
+        return w == 0 && n > 1 ? 1 : w;
+    return w < MB_IMB_WARMUP_MIN ? (n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN) : w;
+}
+
+/* An IMB-NBC row (Intel IMB 2021.11, src_c/IMB_bcast.c IMB_ibcast and the others): after
+ * 2021.11's warm-up - its whole measurement with n/10 repetitions, untimed - the pure loop,
+ * then with overlap the loop with the CPU busy; each repetition timed alone, the -sync
+ * barriers after it. */
+static void measure_nbc(struct block_run *r, long n, struct mine *m)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    const struct mb_imb_nbc_loop l = {.b = r->b,
+                                      .a = &r->a,
+                                      .first = sync_of(r, MB_IMB_N_BARR),
+                                      .between = sync_of(r, c->sync_each ? 1 : 0),
+                                      .cpu = r->nbc_cpu,
+                                      .kept = r->kept,
+                                      .k = r->k};
+    const long w = warmup_reps(r, n);
+    struct mb_imb_nbc_times t;
+
+    if (w > 0)
+        mb_imb_nbc_measure(&l, w, &t);
+    mb_imb_nbc_measure(&l, n, &t);
+    m->t_pure = t.t_pure * 1e6;
+    m->t_ovrl = t.t_ovrl * 1e6;
+    m->t_cpu = t.t_cpu * 1e6;
+    m->t = r->b->overlap ? m->t_ovrl : m->t_pure;
+}
+
 /* Length lens[k]: its repetitions (the -iter rule, or the -time policy with the counts of the
  * block's earlier lengths), the timed loop(s), the check, the row. */
 static int measure(struct block_run *r, const long long *lens, long *counts, size_t k,
@@ -451,36 +540,34 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
     const long long x = lens[k];
     const long n_rule = mb_imb_reps_of(r->b, r->mode, x, r->g.q, c);
     long n = n_rule, n_min = 0;
-    long long defects = -1;
-    double t, t_ovrl = 0;
+    struct mine m = {.defects = -1};
 
     if (mb_imb_time_limit_of(r->b, c) > 0) {
         n = time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }
-    if (c->warm_up_given ? c->warm_up_each : r->b->imb2021) {
-        /* -warm_up on, or a benchmark of Intel IMB 2021.11 without -warm_up: Intel IMB's
-         * rule, untimed (docs/adr/imb-warm-up.md, imb-2021-mpi1-benchmarks.md). */
-        long w = n / MB_IMB_WARMUP_DIVISOR;
-        if (w < MB_IMB_WARMUP_MIN)
-            w = n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN;
-        (void)timed_loop(r, w, 0);
-    }
-    t = sampled_loop(r, n);
-    if (r->b->written)
-        r->b->written(&r->a, n);
-    if (r->b->istart) {
-        t_ovrl = overlap_loop(r, n) * 1e6;
+    if (r->b->nbc_start) {
+        measure_nbc(r, n, &m);
+    } else {
+        const long w = warmup_reps(r, n);
+        if (w > 0)
+            (void)timed_loop(r, w, 0); /* untimed (docs/adr/imb-warm-up.md) */
+        m.t = sampled_loop(r, n) * 1e6 * r->b->time_scale;
         if (r->b->written)
             r->b->written(&r->a, n);
+        if (r->b->istart) {
+            m.t_ovrl = overlap_loop(r, n) * 1e6;
+            if (r->b->written)
+                r->b->written(&r->a, n);
+        }
     }
     if (r->cfg->common.check)
-        defects = check_once(r, r->b->reset ? 0 : n - 1);
+        m.defects = check_once(r, r->b->reset ? 0 : n - 1);
     /* A length whose I/O failed has no row: its times are of failed calls. (IMB-EXT's
      * timed loops never record a failure: only its window creation does, agreed before.) */
     if (r->f->io && stopped(r))
         return 1;
-    report(r, x, n, n_min, t * 1e6 * r->b->time_scale, t_ovrl, defects, tally);
+    report(r, x, n, n_min, &m, tally);
     return 0;
 }
 
@@ -752,7 +839,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
                                 .mode = r->mode,
                                 .selftest = cfg->common.selftest,
                                 .failure = &r->fail,
-                                .io_buffers = r->iobufs};
+                                .io_buffers = r->iobufs,
+                                .fixed_root = !c->root_shift};
     extent(r, lens, nlen);
     if (b->setup_first)
         setup(r, 1);
@@ -784,8 +872,8 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
         r->k = r->a.max_reps;
     r->kept = mb_xcalloc((size_t)r->k, sizeof *r->kept);
     if (ctx->rank == 0) {
-        r->gathered =
-            mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * (size_t)(3 + r->k) * sizeof(double));
+        r->gathered = mb_xmalloc((size_t)r->g.q * (size_t)r->g.ngroups * (size_t)(GATHERED + r->k) *
+                                 sizeof(double));
         mb_imb_text_block(&ctx->out, &r->blk);
     }
     if (!b->setup_first)
@@ -879,6 +967,7 @@ void mb_imb_run_block(const struct mb_ctx *ctx, const struct mb_config *cfg,
     r.b = b;
     r.mode = item->mode;
     r.cpu = plan->cpu;
+    r.nbc_cpu = plan->nbc_cpu;
     r.iobufs = plan->io_buffers;
     snprintf(r.label, sizeof r.label, "%s %s%s on %d processes (setting up)", f->name, b->name,
              mode_label(r.mode), item->q);

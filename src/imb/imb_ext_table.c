@@ -84,7 +84,7 @@ const struct mb_imb_family mb_imb_family_ext = {
          .title =
              "IMB-EXT: one-sided communication (MPI-2 part), following the IMB 3.1 methodology",
          .settings = &mb_imb_family_ext.settings,
-         MB_IMB_SUITE_HOOKS,
+         MB_IMB_SUITE_HOOKS(MB_THREAD_MULTIPLE),
          .owner = &mb_imb_family_ext},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,

@@ -69,8 +69,9 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
     /* mpibench's name and the methodology it follows, not the original's product name: IMB
      * 3.1's trademark licence (license/use-of-trademark-license.txt) allows that name only for
      * results of Intel's unchanged source (docs/adr/licence-and-names.md). */
-    mb_printf(out, "%s\n#    mpibench %s: %s (%s), following the IMB 3.1 methodology\n%s\n", dashes,
-              MB_VERSION, plan->family->name, plan->family->part, dashes);
+    mb_printf(out, "%s\n#    mpibench %s: %s (%s), following the %s methodology\n%s\n", dashes,
+              MB_VERSION, plan->family->name, plan->family->part,
+              plan->family->imb2021 ? "Intel IMB 2021.11" : "IMB 3.1", dashes);
     mb_printf(out, "# Date                  : %s\n", p->date);
     mb_printf(out, "# Machine               : %s\n", p->machine);
     mb_printf(out, "# System                : %s\n", p->sysname);

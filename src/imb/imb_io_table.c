@@ -147,7 +147,7 @@ const struct mb_imb_family mb_imb_family_io = {
               .legacy = "IMB-IO",
               .title = "IMB-IO: MPI-IO part, following the IMB 3.1 methodology",
               .settings = &mb_imb_family_io.settings,
-              MB_IMB_SUITE_HOOKS,
+              MB_IMB_SUITE_HOOKS(MB_THREAD_MULTIPLE),
               .owner = &mb_imb_family_io},
     .settings = {.size = sizeof(struct mb_imb_config),
                  .defaults = mb_imb_defaults,

@@ -232,7 +232,7 @@ static int resolve_selection(struct mb_imb_config *c, struct mb_error *err)
                 add_once(&list, &n, c->selected[i]);
     } else {
         for (size_t i = 0; i < f->n; i++)
-            if (!f->benchmarks[i].imb2021 && !is_excluded(c, MB_IMB_SEL((int)i, 0)))
+            if (!f->benchmarks[i].nondefault && !is_excluded(c, MB_IMB_SEL((int)i, 0)))
                 add_once(&list, &n, MB_IMB_SEL((int)i, 0));
     }
     if (n == 0) {
@@ -316,6 +316,26 @@ static void show_zero_size(const struct mb_config *cfg, char *buf, size_t len)
              mb_imb_cfg(cfg)->no_zero_size ? "off (no row for length 0)"
                                            : "on (a row for length 0, IMB 3.1)");
 }
+
+/* ---- IMB-NBC's -sync, -root_shift, -imb_barrier (Intel IMB 2021.11's meanings) ---------- */
+
+#define NBC_BOOL(field, opt, on_text, off_text)                                                    \
+    static int parse_##field(struct mb_config *cfg, const char *value, struct mb_error *err)       \
+    {                                                                                              \
+        if (mb_imb_bool_word(value, &settings(cfg)->field) != 0)                                   \
+            return mb_usage(err, "invalid value '%s' for " opt ": expected on or off", value);     \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static void show_##field(const struct mb_config *cfg, char *buf, size_t len)                   \
+    {                                                                                              \
+        snprintf(buf, len, "%s", mb_imb_cfg(cfg)->field ? on_text : off_text);                     \
+    }
+NBC_BOOL(sync_each, "-sync", "on (a barrier after every repetition, each timed alone)",
+         "off (no barrier between repetitions, each timed alone)")
+NBC_BOOL(root_shift, "-root_shift", "on (the root moves to the next rank every repetition)",
+         "off (the root is rank 0)")
+NBC_BOOL(imb_barrier, "-imb_barrier", "on (IMB's own dissemination barrier)", "off (MPI_Barrier)")
+#undef NBC_BOOL
 
 /* ---- options accepted only at the value IMB 3.1 already runs ----------------------------- */
 
@@ -532,6 +552,46 @@ static const struct mb_option io_rows[] = {
     REFUSED_2019,
 };
 
+/* IMB-NBC: Intel IMB 2021.11's options of that program (NBC_suite.cpp declare_args), those
+ * IMB-MPI1 also has with the same meaning, and three that 2021.11 runs differently from 3.1. */
+static const struct mb_option nbc_rows[] = {
+    MSGLOG_ROW,
+    INCLUDE_ROWS,
+    ITER_POLICY_ROW,
+    {.name = "-zero_size",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(no_zero_size),
+     .metavar = "on|off",
+     .help = "off: no row for length 0 (default on)",
+     .parse = parse_zero_size,
+     .show = show_zero_size},
+    {.name = "-sync",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(sync_each),
+     .metavar = "on|off",
+     .help = "a barrier after every repetition (default on)",
+     .parse = parse_sync_each,
+     .show = show_sync_each},
+    {.name = "-root_shift",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(root_shift),
+     .metavar = "on|off",
+     .help = "the root moves to the next rank every repetition (default off: rank 0)",
+     .parse = parse_root_shift,
+     .show = show_root_shift},
+    {.name = "-imb_barrier",
+     .kind = MB_OPT_CUSTOM,
+     .offset = IMB(imb_barrier),
+     .metavar = "on|off",
+     .help = "IMB's own dissemination barrier instead of MPI_Barrier (default off)",
+     .parse = parse_imb_barrier,
+     .show = show_imb_barrier},
+    SAME_ROW(S31_MSG_PAUSE),
+    REFUSED_2019,
+};
+
+const struct mb_option_set mb_imb_nbc_newer_set = {nbc_rows, sizeof nbc_rows / sizeof nbc_rows[0],
+                                                   0};
 const struct mb_option_set mb_imb_mpi1_newer_set = {mpi1_rows,
                                                     sizeof mpi1_rows / sizeof mpi1_rows[0], 0};
 const struct mb_option_set mb_imb_ext_newer_set = {ext_rows, sizeof ext_rows / sizeof ext_rows[0],

@@ -6,10 +6,11 @@
 
 #include "core/options.h"
 
-/* The rows of IMB-MPI1, IMB-EXT and IMB-IO. */
+/* The rows of IMB-MPI1, IMB-EXT, IMB-IO and IMB-NBC. */
 extern const struct mb_option_set mb_imb_mpi1_newer_set;
 extern const struct mb_option_set mb_imb_ext_newer_set;
 extern const struct mb_option_set mb_imb_io_newer_set;
+extern const struct mb_option_set mb_imb_nbc_newer_set;
 
 /* Intel IMB 2019's boolean words (on, yes, true, enable, 1 / off, no, false, disable, 0, some
  * in capitals): 0 with *out set, or -1. */

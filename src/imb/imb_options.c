@@ -927,32 +927,59 @@ const struct mb_option_set mb_imb_io_set = {io_options, sizeof io_options / size
 void mb_imb_defaults(void *block, const void *owner)
 {
     struct mb_imb_config *c = block;
+    const struct mb_imb_family *f = owner;
     c->family = mb_imb_family_index(owner);
     c->multi = -1;
+    /* IMB 3.1: the root moves every repetition, no barrier between repetitions. Intel IMB
+     * 2021.11 (NBC_suite.cpp declare_args): -iter_policy dynamic (a 10 s limit per length),
+     * -sync on, -root_shift off. */
+    c->root_shift = !f->imb2021;
+    c->sync_each = f->imb2021;
+    if (f->imb2021)
+        c->iter_policy = MB_IMB_ITER_DYNAMIC;
+}
+
+/* Names after two spaces, wrapped before 80 columns. */
+static void name_list(FILE *out, const struct mb_imb_family *f, int nondefault)
+{
+    size_t col = 1;
+
+    for (size_t i = 0; i < f->n; i++) {
+        const char *name = f->benchmarks[i].name;
+        if (f->benchmarks[i].nondefault != nondefault)
+            continue;
+        if (col + 1 + strlen(name) > 79) {
+            fprintf(out, "\n ");
+            col = 1;
+        }
+        fprintf(out, " %s", name);
+        col += 1 + strlen(name);
+        if (f->list_break_after && strcmp(name, f->list_break_after) == 0) {
+            fprintf(out, "\n ");
+            col = 1;
+        }
+    }
 }
 
 void mb_imb_usage(const struct mb_suite *s, FILE *out)
 {
     const struct mb_imb_family *f = s->owner;
     int later = 0;
-    fprintf(out, "Benchmarks (case-insensitive; default: all, in this order; \"Multi-<name>\" runs "
-                 "the Multi- version):\n ");
-    for (size_t i = 0; i < f->n; i++) {
-        if (f->benchmarks[i].imb2021) {
-            later = 1;
-            continue;
-        }
-        fprintf(out, " %s%s", f->benchmarks[i].name,
-                f->list_break_after && strcmp(f->benchmarks[i].name, f->list_break_after) == 0
-                    ? "\n "
-                    : "");
-    }
+
+    for (size_t i = 0; i < f->n; i++)
+        later |= f->benchmarks[i].nondefault;
+    fprintf(out,
+            "Benchmarks (case-insensitive; default: all%s, in this order; \"Multi-<name>\" "
+            "runs the Multi- version):\n ",
+            later ? " of the first list" : "");
+    name_list(out, f, 0);
     if (later) {
-        fprintf(out, "\nIntel IMB 2021.11's, run only when named or given to -include (their "
-                     "Mbytes/sec: 10^6 bytes/s, as 2021.11 prints):\n ");
-        for (size_t i = 0; i < f->n; i++)
-            if (f->benchmarks[i].imb2021)
-                fprintf(out, " %s", f->benchmarks[i].name);
+        if (f->imb2021)
+            fprintf(out, "\nRun only when named or given to -include:\n ");
+        else
+            fprintf(out, "\nIntel IMB 2021.11's, run only when named or given to -include (their "
+                         "Mbytes/sec: 10^6 bytes/s, as 2021.11 prints):\n ");
+        name_list(out, f, 1);
     }
     fprintf(out, "\n\nExamples:\n%s\n", f->examples);
 }

@@ -358,6 +358,7 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
 
     p->family = f;
     p->cpu = NULL;
+    p->nbc_cpu = NULL;
     p->io_buffers = NULL;
     p->items = mb_xmalloc(cap * sizeof *p->items);
     p->lengths = mb_xmalloc((nsel ? nsel : 1) * (most ? most : 1) * sizeof *p->lengths);
@@ -367,8 +368,8 @@ void mb_imb_plan_build(struct mb_imb_plan *p, const struct mb_config *cfg)
         int idx = MB_IMB_SEL_INDEX(sel);
         const struct mb_imb_bench *b = &f->benchmarks[idx];
         long long *lens = p->lengths + s * most;
-        if (!c->selected && b->imb2021)
-            continue; /* a run without names is IMB 3.1's list */
+        if (!c->selected && b->nondefault)
+            continue; /* a run without names is the original's default list */
         const size_t nlen = mb_imb_lengths(b, c, lens);
         int multi = (int)c->multi;
 

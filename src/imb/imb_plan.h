@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct mb_imb_cpu;
+struct mb_imb_nbc_cpu;
 struct mb_imb_pool;
 struct mb_imb_io_buffers;
 
@@ -41,6 +42,8 @@ struct mb_imb_plan {
     int *order;             /* position -> world rank (-map) */
     int *position;          /* world rank -> position */
     struct mb_imb_cpu *cpu; /* calibrated CPU_Exploit when non-blocking I/O runs, else NULL */
+    /* IMB-NBC's CPU work, its rate probed when a row with overlap runs, else NULL. */
+    struct mb_imb_nbc_cpu *nbc_cpu;
     /* The buffers kept from block to block under -buf_scope run: IMB-MPI1's and IMB-EXT's
      * pool, IMB-IO's io_buffers (which also carry a read benchmark's file content, as IMB
      * 3.1's send buffer does: imb_io_buffers.h); NULL: each block allocates its own. */

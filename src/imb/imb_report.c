@@ -16,8 +16,9 @@ enum { COL = 13, PER_ROW = 16, MAX_SHOW = 1024 };
 static int ncols(const struct mb_block *b)
 {
     static const int cols[] = {
-        [MB_LAYOUT_TIME_BW] = 4, [MB_LAYOUT_RANGE_BW] = 6, [MB_LAYOUT_RANGE] = 5,
-        [MB_LAYOUT_SYNC] = 4,    [MB_LAYOUT_OVERLAP] = 6,  [MB_LAYOUT_RATE] = 4};
+        [MB_LAYOUT_TIME_BW] = 4,     [MB_LAYOUT_RANGE_BW] = 6, [MB_LAYOUT_RANGE] = 5,
+        [MB_LAYOUT_SYNC] = 4,        [MB_LAYOUT_OVERLAP] = 6,  [MB_LAYOUT_RATE] = 4,
+        [MB_LAYOUT_SYNC_OVERLAP] = 5};
     return cols[b->layout] + (b->multi == 1) + (b->check != 0) + (b->spread ? 3 : 0);
 }
 
@@ -72,7 +73,9 @@ void mb_imb_text_block(const struct mb_out *out, const struct mb_block *b)
         [MB_LAYOUT_SYNC] = "#repetitions\0t_min[usec]\0t_max[usec]\0t_avg[usec]\0",
         [MB_LAYOUT_OVERLAP] =
             "#bytes\0#repetitions\0t_ovrl[usec]\0t_pure[usec]\0t_CPU[usec]\0 overlap[%]\0",
-        [MB_LAYOUT_RATE] = "#bytes\0#repetitions\0Mbytes/sec\0Msg/sec\0"};
+        [MB_LAYOUT_RATE] = "#bytes\0#repetitions\0Mbytes/sec\0Msg/sec\0",
+        [MB_LAYOUT_SYNC_OVERLAP] =
+            "#repetitions\0t_ovrl[usec]\0t_pure[usec]\0t_CPU[usec]\0 overlap[%]\0"};
     const int cols = ncols(b);
 
     mb_printf(out, "\n");
@@ -135,7 +138,8 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
         mb_printf(out, "%*lld int-overflow.; counts or displacements exceed the MPI int range\n",
                   COL, r->bytes);
     } else {
-        if (b->layout != MB_LAYOUT_SYNC)
+        const int overlap = b->layout == MB_LAYOUT_OVERLAP || b->layout == MB_LAYOUT_SYNC_OVERLAP;
+        if (b->layout != MB_LAYOUT_SYNC && b->layout != MB_LAYOUT_SYNC_OVERLAP)
             mb_printf(out, "%*lld", COL, r->bytes);
         mb_printf(out, "%*ld", COL, r->reps);
         if (b->layout == MB_LAYOUT_RATE)
@@ -144,8 +148,8 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
             mb_printf(out, "%*.2f%*.0f", COL, mbps, COL, r->msg_per_sec);
         else if (b->layout == MB_LAYOUT_TIME_BW)
             mb_printf(out, "%*.2f", COL, r->t_max);
-        else if (b->layout == MB_LAYOUT_OVERLAP)
-            mb_printf(out, "%*.2f%*.2f%*.2f%*.2f", COL, r->t_ovrl, COL, r->t_max, COL, r->t_cpu,
+        else if (overlap)
+            mb_printf(out, "%*.2f%*.2f%*.2f%*.2f", COL, r->t_ovrl, COL, r->t_pure, COL, r->t_cpu,
                       COL, r->overlap_pct);
         else
             mb_printf(out, "%*.2f%*.2f%*.2f", COL, r->t_min, COL, r->t_max, COL, r->t_avg);
@@ -171,10 +175,13 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
 
 static const char *layout_name(enum mb_layout l)
 {
-    static const char *const names[] = {
-        [MB_LAYOUT_TIME_BW] = "time_bw", [MB_LAYOUT_RANGE_BW] = "range_bw",
-        [MB_LAYOUT_RANGE] = "range",     [MB_LAYOUT_SYNC] = "sync",
-        [MB_LAYOUT_OVERLAP] = "overlap", [MB_LAYOUT_RATE] = "rate"};
+    static const char *const names[] = {[MB_LAYOUT_TIME_BW] = "time_bw",
+                                        [MB_LAYOUT_RANGE_BW] = "range_bw",
+                                        [MB_LAYOUT_RANGE] = "range",
+                                        [MB_LAYOUT_SYNC] = "sync",
+                                        [MB_LAYOUT_OVERLAP] = "overlap",
+                                        [MB_LAYOUT_RATE] = "rate",
+                                        [MB_LAYOUT_SYNC_OVERLAP] = "sync_overlap"};
     return names[l];
 }
 
@@ -223,8 +230,8 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
             mb_jobj_int(&o, "window_bytes", r->window_bytes);
         if (b->layout == MB_LAYOUT_RATE)
             mb_jobj_num(&o, "messages_per_sec", r->msg_per_sec);
-        if (b->layout == MB_LAYOUT_OVERLAP) {
-            mb_jobj_num(&o, "t_pure_usec", r->t_max);
+        if (b->layout == MB_LAYOUT_OVERLAP || b->layout == MB_LAYOUT_SYNC_OVERLAP) {
+            mb_jobj_num(&o, "t_pure_usec", r->t_pure);
             mb_jobj_num(&o, "t_ovrl_usec", r->t_ovrl);
             mb_jobj_num(&o, "t_cpu_usec", r->t_cpu);
             mb_jobj_num(&o, "overlap_percent", r->overlap_pct);

@@ -6,12 +6,13 @@
 
 /* The IMB table layouts, chosen by benchmark class and Multi mode (IMB guide 6). */
 enum mb_layout {
-    MB_LAYOUT_TIME_BW,  /* #bytes #repetitions t[usec] Mbytes/sec          (single transfer) */
-    MB_LAYOUT_RANGE_BW, /* #bytes #repetitions t_min t_max t_avg Mbytes/sec (parallel)      */
-    MB_LAYOUT_RANGE,    /* #bytes #repetitions t_min t_max t_avg            (collective)    */
-    MB_LAYOUT_SYNC,     /* #repetitions t_min t_max t_avg                   (Barrier)       */
-    MB_LAYOUT_OVERLAP,  /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] (IMB-IO I...) */
-    MB_LAYOUT_RATE      /* #bytes #repetitions Mbytes/sec Msg/sec (Intel IMB 2021's Uniband) */
+    MB_LAYOUT_TIME_BW,     /* #bytes #repetitions t[usec] Mbytes/sec          (single transfer) */
+    MB_LAYOUT_RANGE_BW,    /* #bytes #repetitions t_min t_max t_avg Mbytes/sec (parallel)      */
+    MB_LAYOUT_RANGE,       /* #bytes #repetitions t_min t_max t_avg            (collective)    */
+    MB_LAYOUT_SYNC,        /* #repetitions t_min t_max t_avg                   (Barrier)       */
+    MB_LAYOUT_OVERLAP,     /* #bytes #repetitions t_ovrl t_pure t_CPU overlap[%] (IMB-IO I...) */
+    MB_LAYOUT_RATE,        /* #bytes #repetitions Mbytes/sec Msg/sec (Intel IMB 2021's Uniband) */
+    MB_LAYOUT_SYNC_OVERLAP /* #repetitions t_ovrl t_pure t_CPU overlap[%]     (Ibarrier)      */
 };
 
 enum mb_row_status {
@@ -54,9 +55,11 @@ struct mb_result {
     double t_min, t_max, t_avg; /* microseconds */
     double mbytes_per_sec;      /* 2^20 B/s from t_max; < 0 when the class reports none */
     double msg_per_sec;         /* messages a second (Uniband, Biband); < 0 for the others */
-    /* Non-blocking I/O (guide 4.2.5.2): t_max is t_pure; the slowest process's time with the
-     * CPU exploited, the undisturbed CPU time and the overlap in percent. */
-    double t_ovrl, t_cpu, overlap_pct;
+    /* Non-blocking I/O (guide 4.2.5.2): t_pure is t_max, t_ovrl the slowest process's time
+     * with the CPU exploited, t_cpu the undisturbed CPU time. IMB-NBC (Intel IMB 2021.11):
+     * t_min, t_max, t_avg are of t_ovrl; t_ovrl, t_pure and t_cpu the figures of the process
+     * with the largest t_ovrl. Both: the overlap in percent. */
+    double t_ovrl, t_pure, t_cpu, overlap_pct;
     long long defects; /* -1 when not checked */
     enum mb_row_status status;
     /* The row's samples (--samples K, docs/adr/samples.md): each sample's t_avg in usec,

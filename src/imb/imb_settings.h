@@ -16,8 +16,9 @@
 #define MB_IMB_ASSIGN_SIZE    4    /* sizeof(assign_type): warm-up message length (5.2.6) */
 #define MB_IMB_WINDOW_SIZE    256  /* Intel IMB 2021.11 -window_size default (MPI1_suite.cpp) */
 /* -warm_up on (Intel IMB 2019+'s option, not IMB 3.1): n / WARMUP_DIVISOR untimed samples of
- * each length before its timed loop, at least min(n, WARMUP_MIN) (Intel's IMB_warm_up.c
- * rule: WARMUP_PERCENT 10, MIN_WARMUP_ITERS 10). */
+ * each length before its timed loop, at least min(n, WARMUP_MIN) for IMB 3.1's benchmarks
+ * (Intel's IMB_warm_up.c after 2021.11, commit 46e8757: WARMUP_PERCENT 10, MIN_WARMUP_ITERS
+ * 10), at least 1 when n > 1 for those whose original is 2021.11 (its IMB_warm_up.c). */
 #define MB_IMB_WARMUP_DIVISOR 10
 #define MB_IMB_WARMUP_MIN     10
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The IMB suites (IMB 3.1 guide ch. 3-5): every family (IMB-MPI1, IMB-EXT, IMB-IO) is one
+/* The IMB suites (IMB 3.1 guide ch. 3-5; Intel IMB 2021.11's IMB-NBC): every family is one
  * row beside its table (imb_bench.h, struct mb_imb_family), and they share the hooks here and
  * one driver. */
 #include "imb/imb_suite.h"
@@ -12,6 +12,8 @@
 #include "imb/imb_driver.h"
 #include "imb/imb_header.h"
 #include "imb/imb_io_buffers.h"
+#include "imb/imb_nbc_cpu.h"
+#include "imb/imb_nbc_driver.h"
 #include "imb/imb_options.h"
 #include "imb/imb_plan.h"
 
@@ -27,12 +29,22 @@ static int needs_cpu(const struct mb_imb_plan *plan)
     return 0;
 }
 
+/* Whether the plan has an IMB-NBC row with overlap (it needs the CPU work's rate). */
+static int needs_nbc_cpu(const struct mb_imb_plan *plan)
+{
+    for (size_t i = 0; i < plan->n; i++)
+        if (plan->family->benchmarks[plan->items[i].bench].overlap && plan->items[i].q > 0)
+            return 1;
+    return 0;
+}
+
 int mb_imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     struct mb_imb_plan plan;
     struct mb_imb_tally t = {0};
     struct mb_imb_cpu cpu;
+    struct mb_imb_nbc_cpu nbc_cpu;
     struct mb_imb_pool pool = {0};
     struct mb_imb_io_buffers io_buffers;
     struct mb_scratch_signals signals;
@@ -55,6 +67,16 @@ int mb_imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_
         mb_imb_cpu_calibrate(&cpu, mb_imb_cpu_secs(c), c->cpu_rule);
         mb_watchdog_disarm(ctx->wd);
         plan.cpu = &cpu;
+    }
+    if (needs_nbc_cpu(&plan)) {
+        /* Every process probes the rate of its CPU work once per run, as Intel IMB 2021.11's
+         * IMB_cpu_exploit does at its first call. */
+        char label[96];
+        snprintf(label, sizeof label, "%s CPU work calibration", mb_imb_family(c)->name);
+        mb_watchdog_arm(ctx->wd, label);
+        mb_imb_nbc_calibrate(&nbc_cpu);
+        mb_watchdog_disarm(ctx->wd);
+        plan.nbc_cpu = &nbc_cpu;
     }
     if (io) {
         /* Scratch files go on every exit path, also SIGINT/SIGTERM to mpirun
@@ -108,7 +130,7 @@ void mb_imb_suite_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
 }
 
 const struct mb_imb_family *const mb_imb_families[] = {&mb_imb_family_mpi1, &mb_imb_family_ext,
-                                                       &mb_imb_family_io, NULL};
+                                                       &mb_imb_family_io, &mb_imb_family_nbc, NULL};
 
 int mb_imb_family_index(const struct mb_imb_family *f)
 {

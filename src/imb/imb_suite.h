@@ -14,12 +14,13 @@ int mb_imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_
 void mb_imb_suite_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
                          const struct mb_run_end *e);
 
-/* The part of a family's suite row every family shares: what the original programs do at
- * start (IMB 3.1 IMB.c line 132: MPI_Init_thread at MPI_THREAD_MULTIPLE) and the hooks above.
- * A family's row adds its names, title, settings and owner. */
-#define MB_IMB_SUITE_HOOKS                                                                         \
-    .thread_level = MB_THREAD_MULTIPLE, .positional = mb_imb_positional,                           \
-    .operands = "[benchmark ...]", .validate = mb_imb_validate, .usage = mb_imb_usage,             \
-    .dry_run = mb_imb_dry_run, .run = mb_imb_run, .footer = mb_imb_suite_footer
+/* The part of a family's suite row every family shares: the thread level its original asks
+ * for at start (IMB 3.1 IMB.c line 132: MPI_Init_thread at MPI_THREAD_MULTIPLE; Intel IMB
+ * 2021.11 imb.cpp: MPI_Init, MB_THREAD_SINGLE) and the hooks above. A family's row adds its
+ * names, title, settings and owner. */
+#define MB_IMB_SUITE_HOOKS(level)                                                                  \
+    .thread_level = level, .positional = mb_imb_positional, .operands = "[benchmark ...]",         \
+    .validate = mb_imb_validate, .usage = mb_imb_usage, .dry_run = mb_imb_dry_run,                 \
+    .run = mb_imb_run, .footer = mb_imb_suite_footer
 
 #endif

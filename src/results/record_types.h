@@ -15,7 +15,7 @@ enum {
     MB_RT_CONDS = 6,     /* conditions of one figure, plot or headline */
     MB_RT_PARTS = 6,     /* parts of one text (a name, a detail) */
     MB_RT_FIGURES = 4,   /* figures of one record type */
-    MB_RT_PLOTS = 4,     /* plots one record type draws into */
+    MB_RT_PLOTS = 5,     /* plots one record type draws into */
     MB_RT_SERIES = 3,    /* series of one record's arrays (MB_RT_ARRAYS) */
     MB_RT_HEADLINES = 3, /* headline numbers of one record type */
     MB_RT_TICS = 8       /* positions of a position axis */

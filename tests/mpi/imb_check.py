@@ -73,12 +73,17 @@ class Family:
 
     def __init__(self, name, bench, part, msgs=1000, nonaggr=100, vol_mb=40, maxlog=22,
                  npmin=2, aggregate=(), nonaggr_only=(), aggregate_only=(), overlap=(),
-                 single_q=2, collective_bw=False, len_unit=1, named_only=None):
+                 single_q=2, collective_bw=False, len_unit=1, named_only=None,
+                 method="IMB 3.1", overlap_over=min, iter_policy=None, decimal=True):
         # named_only: benchmarks that run only when named, after the default ones in --help,
         # their Mbytes/sec in 10^6 bytes/s (Intel IMB 2021.11's additions to IMB-MPI1).
         self.name, self.order, self.part = name, list(bench), part
         self.bench = {**bench, **(named_only or {})}
-        self.decimal = set(named_only or ())
+        self.decimal = set(named_only or ()) if decimal else set()
+        # The methodology the header names; the overlap's denominator (IMB 3.1's guide
+        # 4.2.5.2: min(t_pure, t_CPU); Intel IMB 2021.11's IMB-NBC: max); the repetition
+        # policy without -iter_policy (2021.11: dynamic, a 10 s limit).
+        self.method, self.overlap_over, self.iter_policy = method, overlap_over, iter_policy
         self.msgs, self.nonaggr, self.vol = msgs, nonaggr, vol_mb * 1048576
         self.maxlog, self.npmin = maxlog, npmin
         self.aggregate, self.nonaggr_only = set(aggregate), set(nonaggr_only)
@@ -110,6 +115,8 @@ HEADS = {
     "rate": ["#bytes", "#repetitions", "Mbytes/sec", "Msg/sec"],
     "overlap": ["#bytes", "#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]",
                 "overlap[%]"],
+    "sync_overlap": ["#repetitions", "t_ovrl[usec]", "t_pure[usec]", "t_CPU[usec]",
+                     "overlap[%]"],
 }
 
 
@@ -192,7 +199,7 @@ class Invocation:
         self.guide_order = False
         self.msglog = None
         self.zero = True
-        self.iter_policy = None
+        self.iter_policy = fam.iter_policy
         self.open_close_guide = False
         include, exclude = [], []
         names = []
@@ -336,7 +343,7 @@ class Invocation:
 def layout_of(fam, name, multi):
     cls = fam.bench[name][0]
     if name in fam.overlap:
-        return "overlap"
+        return "sync_overlap" if cls == "sync" else "overlap"
     if cls == "single":
         return "range_bw" if multi == 0 else "time_bw"
     if cls == "msgrate":
@@ -429,15 +436,16 @@ def tolerance_mbps(factor, x, t, mega=1.048576):
     return base / lo - base / hi + 0.011
 
 
-def check_overlap(shown, line, nums):
+def check_overlap(shown, line, nums, over=min):
     """Guide 4.2.5.2 with IMB's clamp: overlap = 100 * clamp((t_pure + t_CPU - t_ovrl) /
-    min(t_pure, t_CPU), 0, 1), recomputed from the printed times (2 decimals each)."""
+    min(t_pure, t_CPU), 0, 1) (Intel IMB 2021.11's IMB-NBC: over max), recomputed from the
+    printed times (2 decimals each)."""
     t_ovrl, t_pure, t_cpu, overlap = nums[:4]
     if not 0 <= overlap <= 100:
         fail(f"{shown}: overlap {overlap} outside 0..100 in {line!r}")
     if t_cpu <= 0:
         fail(f"{shown}: t_CPU {t_cpu} is not positive in {line!r}")
-    lo = min(t_pure, t_cpu)
+    lo = over(t_pure, t_cpu)
     if lo < 1:
         return  # a time of 0.00 leaves the ratio undetermined by the text
     want = 100 * min(1, max(0, (t_pure + t_cpu - t_ovrl) / lo))
@@ -521,7 +529,7 @@ def check_blocks(inv, blocks, skips, opts):
                 if int(f[0]) != rec["group"]:
                     fail(f"{shown}: group column {f[0]}, expected {rec['group']}")
                 f = f[1:]
-            if layout != "sync":
+            if layout not in ("sync", "sync_overlap"):
                 if int(f[0]) != x:
                     fail(f"{shown}: row {k} has #bytes {f[0]}, expected {x}")
                 f = f[1:]
@@ -559,9 +567,9 @@ def check_blocks(inv, blocks, skips, opts):
                 rec["rate_mbps_text"], rec["msgs_text"] = f[1], f[2]
             elif layout == "time_bw":
                 rec["t_max_text"], rec["mbps_text"] = f[1], f[2]
-            elif layout == "overlap":
-                check_overlap(shown, line, nums)
-                (rec["t_ovrl_text"], rec["t_max_text"], rec["t_cpu_text"],
+            elif layout in ("overlap", "sync_overlap"):
+                check_overlap(shown, line, nums, fam.overlap_over)
+                (rec["t_ovrl_text"], rec["t_pure_text"], rec["t_cpu_text"],
                  rec["overlap_text"]) = f[1:5]
             else:
                 tmin, tmax, tavg = nums[0], nums[1], nums[2]
@@ -611,7 +619,7 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
                     f"{r['mib_per_sec'] * 1.048576:.2f}" != t["rate_mbps_text"]:
                 fail(f"JSON messages_per_sec {r['messages_per_sec']}, mib_per_sec "
                      f"{r['mib_per_sec']} vs the text's {t['msgs_text']}, {t['rate_mbps_text']}")
-        for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_cpu", "overlap"):
+        for key in ("t_min", "t_max", "t_avg", "mbps", "t_ovrl", "t_pure", "t_cpu", "overlap"):
             if key + "_text" not in t:
                 continue
             jkey = {"mbps": "mib_per_sec", "overlap": "overlap_percent"}.get(key, key + "_usec")
@@ -656,7 +664,7 @@ def check_run(run, fam=MPI1):
     # mpibench's name and the methodology, never the vendor's product name (its trademark
     # licence; docs/adr/licence-and-names.md).
     title = (rf"^#    mpibench \S+: {re.escape(fam.name)} \({re.escape(fam.part)}\), "
-             r"following the IMB 3\.1 methodology$")
+             rf"following the {re.escape(fam.method)} methodology$")
     if not re.search(title, run.stdout, re.M):
         fail(f"header line {title!r} missing")
     if re.search(r"Intel\s*\(R\)|Intel MPI Benchmarks", run.stdout):

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "imb/imb_nbc_driver.h"
+
+#include "core/error.h"
+
+/* The part of the loop that repetition i belongs to, of k parts as even as n allows (the first
+ * n % k one longer), as the blocking rows split theirs (imb_driver.c sampled_loop). */
+static long part_of(long i, long n, long k)
+{
+    const long q = n / k, r = n % k;
+    return i < r * (q + 1) ? i / (q + 1) : r + (i - r * (q + 1)) / q;
+}
+
+/* Each part's time per repetition from its total. */
+static void parts_done(const struct mb_imb_nbc_loop *l, long n)
+{
+    const long k = l->k < n ? l->k : n;
+
+    for (long j = 0; j < k; j++)
+        l->kept[j] /= (double)(n / k + (j < n % k));
+}
+
+/* 2021.11's _pure kernel: each repetition's start and wait between two clock reads, the
+ * barriers of -sync after it outside them. Returns t_pure. */
+static double pure_loop(const struct mb_imb_nbc_loop *l, long n, int keep)
+{
+    const struct mb_imb_args *a = l->a;
+    void (*const start)(const struct mb_imb_args *, long, MPI_Request *) = l->b->nbc_start;
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
+    const long k = l->k < n ? l->k : n;
+    MPI_Request req;
+
+    if (keep)
+        for (long j = 0; j < k; j++)
+            l->kept[j] = 0;
+    mb_timing_sync(&l->first);
+    for (long i = 0; i < n; i++) {
+        mb_timing_start(&tm);
+        start(a, i, &req);
+        MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        (void)mb_timing_stop(&tm, 1);
+        if (keep)
+            l->kept[part_of(i, n, k)] += tm.elapsed;
+        mb_timing_sync(&l->between);
+    }
+    if (keep)
+        parts_done(l, n);
+    return tm.total / (double)n;
+}
+
+void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_nbc_times *t)
+{
+    const struct mb_imb_args *a = l->a;
+    void (*const start)(const struct mb_imb_args *, long, MPI_Request *) = l->b->nbc_start;
+    struct mb_timing ovrl = mb_timing_make(mb_sync_none());
+    struct mb_timing comp = mb_timing_make(mb_sync_none());
+    const long k = l->k < n ? l->k : n;
+    long reps;
+    MPI_Request req;
+
+    t->t_pure = pure_loop(l, n, !l->b->overlap);
+    t->t_ovrl = t->t_cpu = 0;
+    if (!l->b->overlap)
+        return;
+    reps = mb_imb_nbc_cpu_reps(l->cpu, t->t_pure);
+    mb_imb_nbc_cpu_work(reps); /* 2021.11's initialisation call: once, its time unused */
+    for (long j = 0; j < k; j++)
+        l->kept[j] = 0;
+    mb_timing_sync(&l->first);
+    for (long i = 0; i < n; i++) {
+        mb_timing_start(&ovrl);
+        start(a, i, &req);
+        mb_timing_start(&comp);
+        mb_imb_nbc_cpu_work(reps);
+        (void)mb_timing_stop(&comp, 1);
+        MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        (void)mb_timing_stop(&ovrl, 1);
+        l->kept[part_of(i, n, k)] += ovrl.elapsed;
+        mb_timing_sync(&l->between);
+    }
+    parts_done(l, n);
+    t->t_ovrl = ovrl.total / (double)n;
+    t->t_cpu = comp.total / (double)n;
+}
+
+void mb_imb_nbc_calibrate(struct mb_imb_nbc_cpu *c)
+{
+    struct mb_timing tm = mb_timing_make(mb_sync_none());
+
+    mb_timing_start(&tm);
+    mb_imb_nbc_cpu_work(MB_IMB_NBC_CPU_PROBE);
+    (void)mb_timing_stop(&tm, 1);
+    /* A clock that did not see it (never on a real one): one product a second is the
+     * smallest count, as 2021.11's max(1, ...) makes it. */
+    mb_imb_nbc_cpu_rate(c, tm.elapsed > 0 ? tm.elapsed : 1.0);
+}
+
+void mb_imb_dissemination_barrier(MPI_Comm comm)
+{
+    int size, rank;
+    char none = 0;
+
+    MB_MPI(MPI_Comm_size(comm, &size));
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    for (int mask = 1; mask < size; mask <<= 1)
+        MB_MPI(MPI_Sendrecv(&none, 0, MPI_BYTE, (rank + mask) % size, 1000, &none, 0, MPI_BYTE,
+                            (rank - mask + size) % size, 1000, comm, MPI_STATUS_IGNORE));
+}
