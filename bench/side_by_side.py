@@ -11,6 +11,10 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
             their Msg/sec, a rate), named on both
             command lines, against 2021.11's IMB-MPI1 (suite imb-mpi1-2021; the process counts
             of IMB-MPI1)
+  IMB-NBC   every benchmark of Intel IMB 2021.11's IMB-NBC (a default run: the 13 overlap
+            benchmarks, t_ovrl, t_pure and t_CPU compared), against 2021.11's IMB-NBC, at
+            IMB-MPI1's process counts (suite imb-nbc); and their 13 _pure variants, named on
+            both command lines (suite imb-nbc-pure)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -60,7 +64,8 @@ process spins while the one it waits for is descheduled, and one 4-process IMB-M
 minutes on a 2-core machine. MPICH therefore runs 2 processes only (--np overrides).
 
 Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--rounds N]
-           [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,b_eff_io,presta]
+           [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,imb-io,b_eff,b_eff_io,
+                     presta]
            [--np 2,4]
            [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
            [--scratch DIR] [--out table.md] [--raw raw.json]
@@ -87,6 +92,10 @@ IMB_LENGTHS_QUICK = [0, 1, 64, 4096, 1048576]
 # IMB-MPI1's benchmarks of Intel IMB 2021.11 (MPI1_benchmark.cpp), run only when named.
 IMB2021_MPI1 = ["PingPongSpecificSource", "PingPongAnySource", "PingPingSpecificSource",
                 "PingPingAnySource", "Uniband", "Biband"]
+# Intel IMB 2021.11's IMB-NBC (NBC_benchmark.cpp): each default benchmark has a _pure variant
+# that runs only when named.
+NBC = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter", "Iscatterv",
+       "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce", "Ibarrier"]
 IO_LENGTHS = [0, 1024, 65536, 1048576]
 IO_LENGTHS_QUICK = [0, 4096, 1048576]
 IO_SUBSET = ["S_Write_indv", "S_IWrite_indv", "S_Read_indv", "P_Write_indv", "P_Read_shared",
@@ -199,7 +208,7 @@ def imb_json(path, lengths):
         if r["status"] != "ok":
             continue
         layout = r["layout"]
-        if layout == "overlap":
+        if layout in ("overlap", "sync_overlap"):
             figs = [("t_ovrl", r["t_ovrl_usec"]), ("t_pure", r["t_pure_usec"]),
                     ("t_CPU", r["t_cpu_usec"])]
         elif layout == "rate":
@@ -283,6 +292,14 @@ def imb_suites(ctx, opts):
     for np in ctx["nps"] if d2021 else []:
         o, m = imb("IMB-MPI1", np, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
         out.append(Suite("IMB-MPI1 2021", np, "", o, m))
+    d2021 = ctx["orig"]("imb2021")
+    for np in ctx["nps"] if d2021 and "imb-nbc" in opts.suites else []:
+        o, m = imb("IMB-NBC", np, [], os.path.join(d2021, "IMB-NBC"))
+        out.append(Suite("IMB-NBC", np, "", o, m))
+    for np in ctx["nps"] if d2021 and "imb-nbc-pure" in opts.suites else []:
+        pure = [n + "_pure" for n in NBC]
+        o, m = imb("IMB-NBC", np, pure, os.path.join(d2021, "IMB-NBC"))
+        out.append(Suite("IMB-NBC _pure", np, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:
@@ -766,8 +783,9 @@ def main():
     ap.add_argument("--rounds", type=int, help="alternating rounds (default 3; --quick 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
-    ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,"
-                    "b_eff_io,presta (default all; 'globalop' adds Presta globalop to --quick)")
+    ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,"
+                    "imb-io,b_eff,b_eff_io,presta (default all; 'globalop' adds Presta globalop "
+                    "to --quick)")
     ap.add_argument("--np", help="IMB-MPI1 process counts (default 2,4 for Open MPI, 2 for MPICH)")
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
     ap.add_argument("--io-benchmarks", help="'all' or a comma list (default: a subset of 9)")
@@ -794,7 +812,8 @@ def main():
     if not opts.build:
         ap.error("--build is required (or --from-raw)")
     opts.suites_given = opts.suites is not None
-    opts.suites = opts.suites or "imb-mpi1,imb-mpi1-2021,imb-ext,imb-io,b_eff,b_eff_io,presta"
+    opts.suites = (opts.suites or
+                   "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,imb-io,b_eff,b_eff_io,presta")
     opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
     opts.suites = set(opts.suites.split(","))
     build = os.path.abspath(opts.build)

@@ -16,10 +16,19 @@ extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
 
 static const struct mb_suite *const suites[] = {
-    &mb_suite_run,           &mb_imb_family_mpi1.suite, &mb_imb_family_ext.suite,
-    &mb_imb_family_io.suite, &mb_imb_family_nbc.suite,  &mb_suite_beff,
-    &mb_suite_beffio,        &mb_suite_presta_com,      &mb_suite_presta_laten,
-    &mb_suite_presta_rma,    &mb_suite_presta_allred,   &mb_suite_presta_globalop,
+    &mb_suite_run,
+    &mb_imb_family_mpi1.suite,
+    &mb_imb_family_ext.suite,
+    &mb_imb_family_io.suite,
+    &mb_imb_family_nbc.suite,
+    &mb_imb_family_mpi4.suite,
+    &mb_suite_beff,
+    &mb_suite_beffio,
+    &mb_suite_presta_com,
+    &mb_suite_presta_laten,
+    &mb_suite_presta_rma,
+    &mb_suite_presta_allred,
+    &mb_suite_presta_globalop,
 };
 
 static void tool_line(const char *name, const char *title, void *out)

@@ -182,6 +182,11 @@ struct mb_imb_bench {
      * same with CPU work sized to this process's t_pure between them (t_ovrl, t_CPU); without,
      * it is a _pure variant, the first part alone. */
     void (*nbc_start)(const struct mb_imb_args *a, long iter, MPI_Request *req);
+    /* IMB-MPI4 (src_c/IMB_bcast.c IMB_bcast_persist ...): instead of nbc_start, the persistent
+     * request of repetition iter's operation; the driver creates it once before each loop (iter
+     * 0: 2021.11 binds the first buffer and root 0), starts and waits for it every repetition and
+     * frees it after the loop. */
+    void (*persist_init)(const struct mb_imb_args *a, long iter, MPI_Request *req);
     int overlap;
     /* Check mode: number of received items that differ from what was sent in iteration iter. */
     size_t (*check)(const struct mb_imb_args *a, long iter);
@@ -221,7 +226,10 @@ struct mb_imb_family {
     struct mb_suite suite;
     struct mb_settings_type settings;
     const char *examples; /* --help's examples, one command a line */
-    /* The family's original is Intel IMB 2021.11 (IMB-NBC), not IMB 3.1: its defaults
+    /* The family needs MPI-4's persistent collectives (IMB-MPI4): refused with one message on a
+     * library without them (mb_imb_have_mpi4). */
+    int needs_mpi4;
+    /* The family's original is Intel IMB 2021.11 (IMB-NBC, IMB-MPI4), not IMB 3.1: its defaults
      * (mb_imb_defaults: -iter_policy dynamic, -sync on, -root_shift off), MPI_Init, and the
      * header names that methodology. */
     int imb2021;
@@ -230,7 +238,9 @@ struct mb_imb_family {
 /* The families, each defined beside its table (imb_table.c, imb_ext_table.c,
  * imb_io_table.c, imb_nbc_table.c). */
 extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io,
-    mb_imb_family_nbc;
+    mb_imb_family_nbc, mb_imb_family_mpi4;
+/* Whether the library this was built with has MPI-4's persistent collectives (imb_mpi4.c). */
+extern const int mb_imb_have_mpi4;
 /* IMB-MPI1's benchmarks in the guide's list order (3.2), NULL-terminated (-order guide). */
 extern const char *const mb_imb_mpi1_guide_order[];
 /* Every family, NULL-terminated; settings name theirs by index into this list (a pointer
@@ -250,6 +260,13 @@ int mb_imb_find_named(const struct mb_imb_family *f, const char *name, int *mult
 static inline int mb_imb_procs_needed(const struct mb_imb_bench *b)
 {
     return b->exact_procs ? b->exact_procs : 2;
+}
+
+/* A row measured by Intel IMB 2021.11's per-repetition loops (imb_nbc_driver.c): IMB-NBC's
+ * and IMB-MPI4's. */
+static inline int mb_imb_nbc_row(const struct mb_imb_bench *b)
+{
+    return b->nbc_start || b->persist_init;
 }
 
 /* The root of a rooted collective in repetition iter: i % Q (IMB 3.1), or rank 0 throughout
@@ -389,6 +406,25 @@ MB_IMB_NBC_KERNEL(ireduce_scatter);
 MB_IMB_NBC_KERNEL(iallreduce);
 MB_IMB_NBC_KERNEL(ibarrier);
 #undef MB_IMB_NBC_KERNEL
+/* IMB-MPI4 (imb_mpi4.c): each benchmark's persistent request and its blocking form (create,
+ * start, wait, free). */
+#define MB_IMB_MPI4_KERNEL(fn)                                                                     \
+    void mb_imb_##fn##_init(const struct mb_imb_args *a, long iter, MPI_Request *req);             \
+    void mb_imb_##fn(const struct mb_imb_args *a, long iter)
+MB_IMB_MPI4_KERNEL(bcast_persist);
+MB_IMB_MPI4_KERNEL(allgather_persist);
+MB_IMB_MPI4_KERNEL(allgatherv_persist);
+MB_IMB_MPI4_KERNEL(gather_persist);
+MB_IMB_MPI4_KERNEL(gatherv_persist);
+MB_IMB_MPI4_KERNEL(scatter_persist);
+MB_IMB_MPI4_KERNEL(scatterv_persist);
+MB_IMB_MPI4_KERNEL(alltoall_persist);
+MB_IMB_MPI4_KERNEL(alltoallv_persist);
+MB_IMB_MPI4_KERNEL(reduce_persist);
+MB_IMB_MPI4_KERNEL(reduce_scatter_persist);
+MB_IMB_MPI4_KERNEL(allreduce_persist);
+MB_IMB_MPI4_KERNEL(barrier_persist);
+#undef MB_IMB_MPI4_KERNEL
 /* Ireduce_scatter (2021.11 IMB_ireduce_scatter): every process receives X bytes, the reduction
  * of its X-byte block of the Q blocks each process sends. */
 void mb_imb_prepare_ireduce_scatter(struct mb_imb_args *a);

@@ -385,7 +385,7 @@ static void report(struct block_run *r, long long x, long reps, long reps_min, c
     const long k = r->k < reps ? r->k : reps;
     const int stride = GATHERED + (int)r->k;
     /* IMB-NBC's samples are its own loops' (already per repetition, in seconds). */
-    const double sample_scale = 1e6 * (r->b->nbc_start ? 1.0 : r->b->time_scale);
+    const double sample_scale = 1e6 * (mb_imb_nbc_row(r->b) ? 1.0 : r->b->time_scale);
     double *mine = mb_xcalloc((size_t)stride, sizeof *mine), *times, *avg;
 
     mine[0] = m->t;
@@ -546,7 +546,7 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
         n = time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }
-    if (r->b->nbc_start) {
+    if (mb_imb_nbc_row(r->b)) {
         measure_nbc(r, n, &m);
     } else {
         const long w = warmup_reps(r, n);

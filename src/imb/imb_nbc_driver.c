@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* The loops of Intel IMB 2021.11's IMB-NBC and IMB-MPI4 (imb_nbc_driver.h). */
 #include "imb/imb_nbc_driver.h"
 
 #include "core/error.h"
@@ -9,6 +10,30 @@ static long part_of(long i, long n, long k)
 {
     const long q = n / k, r = n % k;
     return i < r * (q + 1) ? i / (q + 1) : r + (i - r * (q + 1)) / q;
+}
+
+/* The loop's request: IMB-MPI4's persistent one is created before the loop (2021.11: after
+ * the N_BARR barriers) and freed after it; IMB-NBC's is made by every start. */
+static void loop_begin(const struct mb_imb_nbc_loop *l, MPI_Request *req)
+{
+    mb_timing_sync(&l->first);
+    if (l->b->persist_init)
+        l->b->persist_init(l->a, 0, req);
+}
+
+static void loop_end(const struct mb_imb_nbc_loop *l, MPI_Request *req)
+{
+    if (l->b->persist_init)
+        MB_MPI(MPI_Request_free(req));
+}
+
+/* Repetition i's start: MPI_Start of the persistent request, or the non-blocking call. */
+static inline void start(const struct mb_imb_nbc_loop *l, long i, MPI_Request *req)
+{
+    if (l->b->persist_init)
+        MB_MPI(MPI_Start(req));
+    else
+        l->b->nbc_start(l->a, i, req);
 }
 
 /* Each part's time per repetition from its total. */
@@ -24,8 +49,6 @@ static void parts_done(const struct mb_imb_nbc_loop *l, long n)
  * barriers of -sync after it outside them. Returns t_pure. */
 static double pure_loop(const struct mb_imb_nbc_loop *l, long n, int keep)
 {
-    const struct mb_imb_args *a = l->a;
-    void (*const start)(const struct mb_imb_args *, long, MPI_Request *) = l->b->nbc_start;
     struct mb_timing tm = mb_timing_make(mb_sync_none());
     const long k = l->k < n ? l->k : n;
     MPI_Request req;
@@ -33,16 +56,17 @@ static double pure_loop(const struct mb_imb_nbc_loop *l, long n, int keep)
     if (keep)
         for (long j = 0; j < k; j++)
             l->kept[j] = 0;
-    mb_timing_sync(&l->first);
+    loop_begin(l, &req);
     for (long i = 0; i < n; i++) {
         mb_timing_start(&tm);
-        start(a, i, &req);
+        start(l, i, &req);
         MB_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
         (void)mb_timing_stop(&tm, 1);
         if (keep)
             l->kept[part_of(i, n, k)] += tm.elapsed;
         mb_timing_sync(&l->between);
     }
+    loop_end(l, &req);
     if (keep)
         parts_done(l, n);
     return tm.total / (double)n;
@@ -50,8 +74,6 @@ static double pure_loop(const struct mb_imb_nbc_loop *l, long n, int keep)
 
 void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_nbc_times *t)
 {
-    const struct mb_imb_args *a = l->a;
-    void (*const start)(const struct mb_imb_args *, long, MPI_Request *) = l->b->nbc_start;
     struct mb_timing ovrl = mb_timing_make(mb_sync_none());
     struct mb_timing comp = mb_timing_make(mb_sync_none());
     const long k = l->k < n ? l->k : n;
@@ -66,10 +88,10 @@ void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_n
     mb_imb_nbc_cpu_work(reps); /* 2021.11's initialisation call: once, its time unused */
     for (long j = 0; j < k; j++)
         l->kept[j] = 0;
-    mb_timing_sync(&l->first);
+    loop_begin(l, &req);
     for (long i = 0; i < n; i++) {
         mb_timing_start(&ovrl);
-        start(a, i, &req);
+        start(l, i, &req);
         mb_timing_start(&comp);
         mb_imb_nbc_cpu_work(reps);
         (void)mb_timing_stop(&comp, 1);
@@ -78,6 +100,7 @@ void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_n
         l->kept[part_of(i, n, k)] += ovrl.elapsed;
         mb_timing_sync(&l->between);
     }
+    loop_end(l, &req);
     parts_done(l, n);
     t->t_ovrl = ovrl.total / (double)n;
     t->t_cpu = comp.total / (double)n;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The timed loops of Intel IMB 2021.11's IMB-NBC (src_c/IMB_bcast.c IMB_ibcast and
- * IMB_ibcast_pure; the other kernels alike): part of the IMB driver, which calls them for a
- * row with a non-blocking start (imb_driver.c measure), and with it the only IMB code that
- * reads the clock. */
+/* The timed loops of Intel IMB 2021.11's IMB-NBC and IMB-MPI4 (src_c/IMB_bcast.c IMB_ibcast,
+ * IMB_ibcast_pure, IMB_bcast_persist, IMB_bcast_persist_pure; the other kernels alike): part of
+ * the IMB driver, which calls them for a row with a non-blocking start or a persistent request
+ * (imb_driver.c measure), and with it the only IMB code that reads the clock. */
 #ifndef MB_IMB_NBC_DRIVER_H
 #define MB_IMB_NBC_DRIVER_H
 

@@ -1043,6 +1043,13 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
 {
     struct mb_imb_config *c = settings(cfg);
 
+    if (family_of(cfg)->needs_mpi4 && !mb_imb_have_mpi4)
+        return mb_usage(err,
+                        "%s needs MPI-4's persistent collectives (MPI_Bcast_init and the others), "
+                        "which this MPI library does not have (%s, MPI %d.%d): use an MPI-4 "
+                        "library such as MPICH 4",
+                        family_of(cfg)->name, prov->mpi_library, prov->mpi_version,
+                        prov->mpi_subversion);
     if (c->map_rows > 0 && (long long)c->map_rows * c->map_cols != cfg->nprocs)
         return mb_usage(err, "-map %ldx%ld maps %lld processes, but %d were started", c->map_rows,
                         c->map_cols, (long long)c->map_rows * c->map_cols, cfg->nprocs);

@@ -130,7 +130,8 @@ void mb_imb_suite_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
 }
 
 const struct mb_imb_family *const mb_imb_families[] = {&mb_imb_family_mpi1, &mb_imb_family_ext,
-                                                       &mb_imb_family_io, &mb_imb_family_nbc, NULL};
+                                                       &mb_imb_family_io,   &mb_imb_family_nbc,
+                                                       &mb_imb_family_mpi4, NULL};
 
 int mb_imb_family_index(const struct mb_imb_family *f)
 {

@@ -29,6 +29,12 @@ void mb_plot_init(struct mb_plot *p, const char *name, const char *title, const 
     p->ylabel = ylabel;
 }
 
+void mb_plot_init_page(struct mb_plot *p, const struct mb_rt_page *pg)
+{
+    mb_plot_init(p, pg->name, pg->title, pg->xlabel, pg->ylabel);
+    p->linear_y = pg->linear_y;
+}
+
 /* keep_max: of the points at one x only the largest is kept (the best over methods and
  * repetitions), once the series is sorted. lo, hi: the point's interval (NAN: none). x = 0 is
  * kept (drawn at the axis's 0 tic), y must be positive (a logarithmic axis). */
@@ -37,7 +43,7 @@ struct mb_series *mb_plot_add(struct mb_plot *p, const char *title, double x, do
 {
     struct mb_series *s = NULL;
 
-    if (!isfinite(x) || !isfinite(y) || x < 0 || y <= 0)
+    if (!isfinite(x) || !isfinite(y) || x < 0 || y < 0 || (y == 0 && !p->linear_y))
         return NULL;
     for (size_t i = 0; i < p->n && !s; i++)
         if (strcmp(p->s[i].title, title) == 0)
@@ -330,7 +336,7 @@ int mb_plots_write_runs(const struct mb_records *runs, size_t nruns, const char 
      * so that a page's series are those of the first run, then of the second. */
     for (size_t i = 0; i < n; i++) {
         const struct mb_rt_page *pg = &mb_rt_pages[i];
-        mb_plot_init(&p[i], pg->name, pg->title, pg->xlabel, pg->ylabel);
+        mb_plot_init_page(&p[i], pg);
         for (size_t k = 0; k < nruns; k++)
             mb_plot_draw_page(&runs[k], type_of[k], pg, nruns > 1 && labels ? labels[k] : NULL, 0,
                               &p[i]);

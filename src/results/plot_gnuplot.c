@@ -233,6 +233,8 @@ static void write_script(FILE *f, const struct mb_plot *p)
         fprintf(f, "set key maxcols 2\n");
     if (p->xtics[0])
         fprintf(f, "set logscale y\nset xtics %s\nset xrange [0.5:%d.5]\n", p->xtics, p->xlast);
+    else if (p->linear_y)
+        fprintf(f, "set logscale x\nset yrange [0:*]\nset format x '%%.0s%%cB'\n");
     else
         fprintf(f, "set logscale xy\nset format x '%%.0s%%cB'\n");
     if (!p->xtics[0] && p->has_zero) {

@@ -95,7 +95,7 @@ static void collect(const struct mb_records *runs, size_t n, const struct mb_rt_
 
     for (size_t k = 0; k < n; k++) {
         const struct mb_record_type **type_of = mb_plot_types(&runs[k]);
-        mb_plot_init(one, pg->name, pg->title, pg->xlabel, pg->ylabel);
+        mb_plot_init_page(one, pg);
         mb_plot_draw_page(&runs[k], type_of, pg, NULL, 1, one);
         /* b_eff_io's last tic is the L_max measured; the runs of a group share the settings
          * (compare refuses them otherwise), so the first run's value names it. */
@@ -176,7 +176,7 @@ static void group_page(const struct mb_records *const g[2], const size_t n[2],
     struct titles t = {NULL, 0, json_object()};
     struct cells cs[2] = {{NULL, 0, 0, json_object()}, {NULL, 0, 0, json_object()}};
 
-    mb_plot_init(out, pg->name, pg->title, pg->xlabel, pg->ylabel);
+    mb_plot_init_page(out, pg);
     out->extra_note = group_note;
     out->key_pairs = 1;
     snprintf(out->key_title, sizeof out->key_title,

@@ -46,9 +46,13 @@ struct mb_plot {
      * positive size min_pos, at a tic labelled 0 (a logarithmic axis has no 0). */
     int has_zero;
     double min_pos, max_x, zero_at;
+    int linear_y; /* the value axis linear from 0 (its page's linear_y): 0 is a value */
 };
 
 /* An empty plot of that name and captions (p zeroed first). */
+/* The same for a page of the record types' table: its name, captions and value axis. */
+struct mb_rt_page;
+void mb_plot_init_page(struct mb_plot *p, const struct mb_rt_page *pg);
 void mb_plot_init(struct mb_plot *p, const char *name, const char *title, const char *xlabel,
                   const char *ylabel);
 void mb_plot_free(struct mb_plot *p);

@@ -50,25 +50,25 @@ static const struct mb_rt_axis beffio_chunks = {
 /* Every plot, in the order of plots.gp and index.html. */
 const struct mb_rt_page mb_rt_pages[] = {
     {"pt2pt_latency", "Point-to-point latency (IMB PingPong, Unidir)", "message size [bytes]",
-     "time [usec]", NULL},
+     "time [usec]", NULL, 0},
     {"pt2pt_bandwidth", "Point-to-point bandwidth (IMB PingPong, Unidir)", "message size [bytes]",
-     IMB_MBYTES, NULL},
+     IMB_MBYTES, NULL, 0},
     {"collectives", "Collectives: average time per call (IMB)", "message size [bytes]",
-     "t_avg [usec]", NULL},
+     "t_avg [usec]", NULL, 0},
     {"presta_bandwidth", "Presta com/rma: bandwidth per message size", "message size [bytes]",
-     MB_PER_SEC, NULL},
+     MB_PER_SEC, NULL, 0},
     {"imb_io_bandwidth", "IMB-IO: bandwidth per transfer size", "transfer size [bytes]", IMB_MBYTES,
-     NULL},
-    {"nbc_overlap", "IMB-NBC: overlap of the collectives with computation", "message size [bytes]",
-     "overlap [%]", NULL},
+     NULL, 0},
+    {"nbc_overlap", "IMB-NBC, IMB-MPI4: overlap of the collectives with computation",
+     "message size [bytes]", "overlap [%]", NULL, 1},
     {"beff", "b_eff: bandwidth per message size and pattern", "message size [bytes]", MB_PER_SEC,
-     NULL},
+     NULL, 0},
     {"beffio_write", "b_eff_io: write bandwidth per chunk size", "contiguous chunk size on disk",
-     MB_PER_SEC, &beffio_chunks},
+     MB_PER_SEC, &beffio_chunks, 0},
     {"beffio_rewrite", "b_eff_io: rewrite bandwidth per chunk size",
-     "contiguous chunk size on disk", MB_PER_SEC, &beffio_chunks},
+     "contiguous chunk size on disk", MB_PER_SEC, &beffio_chunks, 0},
     {"beffio_read", "b_eff_io: read bandwidth per chunk size", "contiguous chunk size on disk",
-     MB_PER_SEC, &beffio_chunks},
+     MB_PER_SEC, &beffio_chunks, 0},
 };
 const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
@@ -196,7 +196,7 @@ const struct mb_record_type mb_record_types[] = {
     {.type = "beffio_partition", .file_io = HAS("type"), .written_by = "b_eff_io", .name = {PROCS}},
     {.type = "result",
      .file_io = IS("suite", "IMB-IO"),
-     .written_by = "IMB-MPI1, IMB-EXT, IMB-IO, IMB-NBC",
+     .written_by = "IMB-MPI1, IMB-EXT, IMB-IO, IMB-NBC, IMB-MPI4",
      .name = {STR("", "suite", " "), FLAG("multi", "Multi-"), STR("", "benchmark", ""),
               STR_IF(" ", "mode", ""), PROCS},
      .at = {INT_IF(" group ", "group", ""), INT_IF(", ", "bytes", " bytes")},
@@ -232,13 +232,14 @@ const struct mb_record_type mb_record_types[] = {
            .x = "bytes",
            .y = "mib_per_sec",
            .when = {IMB_OK, IS("suite", "IMB-IO")}},
-          /* IMB-NBC (Intel IMB 2021.11): the overlap per size of each collective, at the
-           * largest process count it ran on. */
+          /* IMB-NBC and IMB-MPI4 (Intel IMB 2021.11): the overlap per size of each
+           * collective, at the largest process count it ran on. */
           {.page = "nbc_overlap",
            .kind = MB_RT_POINTS,
            .x = "bytes",
            .y = "overlap_percent",
-           .when = {IMB_OK, IS("suite", "IMB-NBC"), IS("layout", "overlap"), NOT_TRUE("multi")},
+           .when = {IMB_OK, ONE_OF("suite", "IMB-NBC|IMB-MPI4"), IS("layout", "overlap"),
+                    NOT_TRUE("multi")},
            .most = "processes",
            .most_per = {"suite", "benchmark"}}},
      .headlines =
@@ -275,7 +276,7 @@ const struct mb_record_type mb_record_types[] = {
                       INT(", ", "processes", " processes")},
            .notes = {{INT_IS("processes", 1), "; one process: a local copy, no communication"}}}}},
     {.type = "skipped",
-     .written_by = "IMB-MPI1, IMB-EXT, IMB-IO, IMB-NBC",
+     .written_by = "IMB-MPI1, IMB-EXT, IMB-IO, IMB-NBC, IMB-MPI4",
      .name = {STR("", "suite", " "), STR("", "benchmark", "")}},
     {.type = "presta_row",
      .written_by = "Presta com, laten, rma",

@@ -130,6 +130,7 @@ struct mb_rt_axis {
 struct mb_rt_page {
     const char *name, *title, *xlabel, *ylabel;
     const struct mb_rt_axis *axis;
+    int linear_y; /* a linear value axis from 0 (a percentage), not a logarithmic one */
 };
 
 /* How a headline number is chosen among the records that pass when. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Run IMB-NBC under mpiexec and check its text and JSON output.
+"""Run IMB-NBC or IMB-MPI4 under mpiexec and check its text and JSON output.
 
 IMB-NBC's rules, re-derived from Intel IMB 2021.11's sources (src_cpp/NBC/NBC_benchmark.cpp,
 NBC_suite.cpp, src_c/IMB_output.c) independently of the C code, on top of imb_check.py's IMB
@@ -15,7 +15,12 @@ and t_CPU come from one process, whose t_ovrl contains its t_CPU; the JSON's t_o
 t_max (t_min/t_max/t_avg of t_ovrl); the run called MPI_Init (MPI_THREAD_SINGLE); the effective
 settings show 2021.11's -sync, -root_shift and -iter_policy unless given.
 
-Usage: nbc_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-NBC arguments
+IMB-MPI4 (src_cpp/MPI4/MPI4_benchmark.cpp) is the same measurement over MPI-4's persistent
+collectives: Bcast_persist ... Barrier_persist and their _persist_pure variants, Allgather_persist
+not in the default run; the program is chosen by the binary's name (IMB-MPI4, or --prefix-args
+imb-mpi4).
+
+Usage: nbc_check.py --mpiexec CMD --np N --bin PATH [options] -- IMB-NBC|IMB-MPI4 arguments
 """
 import os
 import re
@@ -38,17 +43,38 @@ NBC = imb_check.Family("IMB-NBC", DEFAULT, "MPI-NBC part", named_only=PURE, over
                        method="Intel IMB 2021.11", overlap_over=max, iter_policy="dynamic",
                        decimal=False)
 
+# IMB-MPI4: the persistent forms, Allgather_persist and every _pure variant only when named.
+P_NAMES = ["Bcast", "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv",
+           "Alltoall", "Alltoallv", "Reduce", "Reduce_scatter", "Allreduce", "Barrier"]
+P_ALL = {n + "_persist": (("sync" if n == "Barrier" else "collective"),
+                          4 if n in ("Reduce", "Reduce_scatter", "Allreduce") else 1, False, 0)
+         for n in P_NAMES}
+P_DEFAULT = {n: v for n, v in P_ALL.items() if n != "Allgather_persist"}
+P_NAMED = {"Allgather_persist": P_ALL["Allgather_persist"],
+           **{n + "_pure": v for n, v in P_ALL.items()}}
+
+MPI4 = imb_check.Family("IMB-MPI4", P_DEFAULT, "MPI-4 part", named_only=P_NAMED, overlap=P_ALL,
+                        method="Intel IMB 2021.11", overlap_over=max, iter_policy="dynamic",
+                        decimal=False)
+
 SETTINGS = {"-sync": r"on \(a barrier after every repetition", "-root_shift": r"off \(the root",
             "-iter_policy": r"dynamic"}
 
 
+def family_of(run):
+    prog = run.opts.prefix_args.split()[:1] or [os.path.basename(run.opts.bin)]
+    return MPI4 if prog[0] in ("IMB-MPI4", "imb-mpi4") else NBC
+
+
 def check_run(run):
-    what = imb_check.check_run(run, NBC)
+    fam = family_of(run)
+    what = imb_check.check_run(run, fam)
     out = run.stdout
     if not imb_check.finished(out):
         return what
     if "# MPI Thread Environment: MPI_THREAD_SINGLE" not in out:
-        fail("IMB-NBC did not run under MPI_Init (MPI_THREAD_SINGLE), as Intel IMB 2021.11 does")
+        fail(f"{fam.name} did not run under MPI_Init (MPI_THREAD_SINGLE), as Intel IMB 2021.11 "
+             "does")
     for opt, want in SETTINGS.items():
         if opt in run.args:
             continue
@@ -65,7 +91,7 @@ def check_run(run):
             # One process's figures: its t_CPU is timed inside its t_ovrl.
             if t_cpu > t_ovrl + 0.01:
                 fail(f"{blk['title']}: t_CPU {t_cpu} above t_ovrl {t_ovrl} in {line!r}")
-    inv = imb_check.Invocation(run.args, run.opts.np, run.cwd, run.opts.prefix_args.strip(), NBC)
+    inv = imb_check.Invocation(run.args, run.opts.np, run.cwd, run.opts.prefix_args.strip(), fam)
     if inv.json:
         for r in mbcheck.load_jsonl(inv.json):
             if r["type"] == "result" and r["status"] == "ok" and "t_ovrl_usec" in r:
