@@ -14,7 +14,9 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
   IMB-NBC   every benchmark of Intel IMB 2021.11's IMB-NBC (a default run: the 13 overlap
             benchmarks, t_ovrl, t_pure and t_CPU compared), against 2021.11's IMB-NBC, at
             IMB-MPI1's process counts (suite imb-nbc); and their 13 _pure variants, named on
-            both command lines (suite imb-nbc-pure)
+            both command lines (suite imb-nbc-pure); IMB-MPI4 alike where the library has MPI-4's
+            persistent collectives (MPICH: suites imb-mpi4, imb-mpi4-pure; the 12 default
+            benchmarks, and Allgather_persist with the 13 _persist_pure variants)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -64,8 +66,8 @@ process spins while the one it waits for is descheduled, and one 4-process IMB-M
 minutes on a 2-core machine. MPICH therefore runs 2 processes only (--np overrides).
 
 Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--rounds N]
-           [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,imb-io,b_eff,b_eff_io,
-                     presta]
+           [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,
+                     imb-ext,imb-io,b_eff,b_eff_io,presta]
            [--np 2,4]
            [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
            [--scratch DIR] [--out table.md] [--raw raw.json]
@@ -94,6 +96,8 @@ IMB2021_MPI1 = ["PingPongSpecificSource", "PingPongAnySource", "PingPingSpecific
                 "PingPingAnySource", "Uniband", "Biband"]
 # Intel IMB 2021.11's IMB-NBC (NBC_benchmark.cpp): each default benchmark has a _pure variant
 # that runs only when named.
+MPI4 = ["Bcast", "Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall",
+        "Alltoallv", "Reduce", "Reduce_scatter", "Allreduce", "Barrier"]
 NBC = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter", "Iscatterv",
        "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce", "Ibarrier"]
 IO_LENGTHS = [0, 1024, 65536, 1048576]
@@ -300,6 +304,17 @@ def imb_suites(ctx, opts):
         pure = [n + "_pure" for n in NBC]
         o, m = imb("IMB-NBC", np, pure, os.path.join(d2021, "IMB-NBC"))
         out.append(Suite("IMB-NBC _pure", np, "", o, m))
+    mpi4 = d2021 and os.path.exists(os.path.join(d2021, "IMB-MPI4"))
+    if not mpi4 and ({"imb-mpi4", "imb-mpi4-pure"} & opts.suites):
+        ctx["skipped"].append("IMB-MPI4: no 2021.11 IMB-MPI4 for this MPI (no MPI-4 persistent "
+                              "collectives)")
+    for np in ctx["nps"] if mpi4 and "imb-mpi4" in opts.suites else []:
+        o, m = imb("IMB-MPI4", np, [], os.path.join(d2021, "IMB-MPI4"))
+        out.append(Suite("IMB-MPI4", np, "", o, m))
+    for np in ctx["nps"] if mpi4 and "imb-mpi4-pure" in opts.suites else []:
+        named = ["Allgather_persist"] + [n + "_persist_pure" for n in MPI4]
+        o, m = imb("IMB-MPI4", np, named, os.path.join(d2021, "IMB-MPI4"))
+        out.append(Suite("IMB-MPI4 named", np, "", o, m))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:
@@ -783,8 +798,8 @@ def main():
     ap.add_argument("--rounds", type=int, help="alternating rounds (default 3; --quick 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
-    ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,"
-                    "imb-io,b_eff,b_eff_io,presta (default all; 'globalop' adds Presta globalop "
+    ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,"
+                    "imb-mpi4-pure,imb-ext,imb-io,b_eff,b_eff_io,presta (default all; 'globalop' adds Presta globalop "
                     "to --quick)")
     ap.add_argument("--np", help="IMB-MPI1 process counts (default 2,4 for Open MPI, 2 for MPICH)")
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
@@ -813,9 +828,10 @@ def main():
         ap.error("--build is required (or --from-raw)")
     opts.suites_given = opts.suites is not None
     opts.suites = (opts.suites or
-                   "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-ext,imb-io,b_eff,b_eff_io,presta")
-    opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
-    opts.suites = set(opts.suites.split(","))
+                   "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,imb-ext,"
+                   "imb-io,b_eff,b_eff_io,presta")
+    opts.explicit = set(opts.suites) if opts.suites_given else set()
+    opts.suites = set(opts.suites)
     build = os.path.abspath(opts.build)
     mpi, mpiexec, mpiver = mpi_of(build)
     rounds = opts.rounds or (1 if opts.quick else 3)

@@ -505,20 +505,62 @@ static long warmup_reps(const struct block_run *r, long n)
     return w < MB_IMB_WARMUP_MIN ? (n < MB_IMB_WARMUP_MIN ? n : MB_IMB_WARMUP_MIN) : w;
 }
 
+/* The loops of an IMB-NBC or IMB-MPI4 row (imb_nbc_driver.c) for this block. */
+static struct mb_imb_nbc_loop nbc_loop(struct block_run *r)
+{
+    return (struct mb_imb_nbc_loop){.b = r->b,
+                                    .a = &r->a,
+                                    .first = sync_of(r, MB_IMB_N_BARR),
+                                    .between = sync_of(r, mb_imb_cfg(r->cfg)->sync_each ? 1 : 0),
+                                    .cpu = r->nbc_cpu,
+                                    .kept = r->kept,
+                                    .k = r->k};
+}
+
+/* The slowest process's t_pure of a whole 2021.11 measurement of n repetitions. */
+static double nbc_probe(struct block_run *r, long n)
+{
+    const struct mb_imb_nbc_loop l = nbc_loop(r);
+    struct mb_imb_nbc_times t;
+
+    mb_imb_nbc_measure(&l, n, &t);
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &t.t_pure, 1, MPI_DOUBLE, MPI_MAX, r->g.active));
+    return t.t_pure;
+}
+
+/* Intel IMB 2021.11's dynamic policy (helper_IMB_functions.h, IMB_init_buffers_iter), as it
+ * runs it for its own benchmarks: the whole measurement once with 1 repetition, then with
+ * min(the -iter count, about a second's worth: 1000 below 1 ms, the processes' largest), its
+ * t_pure (the slowest process's) giving 1 + limit / t_pure, never more than a shorter
+ * length's count; rank 0's count for every group. Both probes are warm-up too, as there. */
+static long nbc_time_reps(struct block_run *r, long n_rule, const long long *lens, long *counts,
+                          size_t k)
+{
+    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
+    double t = nbc_probe(r, 1);
+    long n = t < 1.0 / MB_IMB_MSGSPERSAMPLE ? MB_IMB_MSGSPERSAMPLE
+             : t < 1.0                      ? (long)(1.0 / t + 0.5)
+                                            : 1;
+
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPI_LONG, MPI_MAX, r->g.active));
+    if (n > n_rule)
+        n = n_rule;
+    if (n > 1)
+        t = nbc_probe(r, n);
+    n = mb_imb_time_reps(MB_IMB_TIME_PROGRAM, n_rule, mb_imb_time_limit_of(r->b, c),
+                         t > 1e-8 ? t : 0.0, lens, counts, k);
+    MB_MPI(MPI_Bcast(&n, 1, MPI_LONG, 0, r->g.active));
+    counts[k] = n;
+    return n;
+}
+
 /* An IMB-NBC row (Intel IMB 2021.11, src_c/IMB_bcast.c IMB_ibcast and the others): after
  * 2021.11's warm-up - its whole measurement with n/10 repetitions, untimed - the pure loop,
  * then with overlap the loop with the CPU busy; each repetition timed alone, the -sync
  * barriers after it. */
 static void measure_nbc(struct block_run *r, long n, struct mine *m)
 {
-    const struct mb_imb_config *c = mb_imb_cfg(r->cfg);
-    const struct mb_imb_nbc_loop l = {.b = r->b,
-                                      .a = &r->a,
-                                      .first = sync_of(r, MB_IMB_N_BARR),
-                                      .between = sync_of(r, c->sync_each ? 1 : 0),
-                                      .cpu = r->nbc_cpu,
-                                      .kept = r->kept,
-                                      .k = r->k};
+    const struct mb_imb_nbc_loop l = nbc_loop(r);
     const long w = warmup_reps(r, n);
     struct mb_imb_nbc_times t;
 
@@ -543,7 +585,8 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
     struct mine m = {.defects = -1};
 
     if (mb_imb_time_limit_of(r->b, c) > 0) {
-        n = time_reps(r, n_rule, lens, counts, k);
+        n = mb_imb_nbc_row(r->b) ? nbc_time_reps(r, n_rule, lens, counts, k)
+                                 : time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
     }
     if (mb_imb_nbc_row(r->b)) {
