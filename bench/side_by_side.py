@@ -830,8 +830,8 @@ def main():
     opts.suites = (opts.suites or
                    "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,imb-ext,"
                    "imb-io,b_eff,b_eff_io,presta")
-    opts.explicit = set(opts.suites) if opts.suites_given else set()
-    opts.suites = set(opts.suites)
+    opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
+    opts.suites = set(opts.suites.split(","))
     build = os.path.abspath(opts.build)
     mpi, mpiexec, mpiver = mpi_of(build)
     rounds = opts.rounds or (1 if opts.quick else 3)

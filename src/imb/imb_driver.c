@@ -547,7 +547,7 @@ static long nbc_time_reps(struct block_run *r, long n_rule, const long long *len
         n = n_rule;
     if (n > 1)
         t = nbc_probe(r, n);
-    n = mb_imb_time_reps(MB_IMB_TIME_PROGRAM, n_rule, mb_imb_time_limit_of(r->b, c),
+    n = mb_imb_time_reps((enum mb_imb_time_rule)c->time_rule, n_rule, mb_imb_time_limit_of(r->b, c),
                          t > 1e-8 ? t : 0.0, lens, counts, k);
     MB_MPI(MPI_Bcast(&n, 1, MPI_LONG, 0, r->g.active));
     counts[k] = n;
@@ -931,6 +931,9 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
         (void)timed_loop(r, r->f->warmups, 0);
         if (c->prime)
             prime(r, lens, nlen);
+    } else if (!stop && ok && !r->iobufs && r->f->warmups == 0 && c->prime) {
+        /* A family without that warm-up (IMB-NBC, IMB-MPI4: Intel IMB 2021.11 has none). */
+        prime(r, lens, nlen);
     }
     for (size_t k = 0; k < nlen && !stop; k++) {
         snprintf(r->label, sizeof r->label, "%s %s%s%s on %d processes, %lld bytes", r->f->name,

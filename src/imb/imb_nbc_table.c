@@ -104,7 +104,6 @@ const struct mb_imb_family mb_imb_family_nbc = {
     .maxmsglog = MB_IMB_MAXMSGLOG,
     .warm_x = MB_IMB_ASSIGN_SIZE,
     .warmups = 0,
-    .list_break_after = "Ialltoallv",
     .buffers = MB_BUF_MALLOC,
     .imb2021 = 1,
     .suite = {.name = "imb-nbc",

@@ -317,6 +317,14 @@ static void show_zero_size(const struct mb_config *cfg, char *buf, size_t len)
                                            : "on (a row for length 0, IMB 3.1)");
 }
 
+/* The policy without -iter_policy: the family's original's. */
+static void help_iter_policy(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_family(mb_imb_cfg(cfg))->imb2021 ? "dynamic, as Intel IMB 2021.11"
+                                                     : "IMB 3.1's rule");
+}
+
 /* ---- IMB-NBC's -sync, -root_shift, -imb_barrier (Intel IMB 2021.11's meanings) ---------- */
 
 #define NBC_BOOL(field, opt, on_text, off_text)                                                    \
@@ -494,9 +502,8 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
     {                                                                                              \
         .name = "-iter_policy", .kind = MB_OPT_CUSTOM, .offset = IMB(iter_policy),                 \
         .metavar = "off|dynamic|multiple_np|auto",                                                 \
-        .help = "Intel IMB's repetition policies (dynamic: -time 10 s unless given); default: "    \
-                "IMB 3.1's rule",                                                                  \
-        .parse = parse_iter_policy, .show = show_iter_policy                                       \
+        .help = "Intel IMB's repetition policies (dynamic: -time 10 s unless given)",              \
+        .parse = parse_iter_policy, .show = show_iter_policy, .help_default = help_iter_policy     \
     }
 
 static const struct mb_option mpi1_rows[] = {

@@ -395,8 +395,8 @@ static const struct mb_option imb_options[] = {
      .kind = MB_OPT_WORD,
      .offset = IMB(time_rule),
      .metavar = "program|guide",
-     .help = "how -time picks repetitions: program = IMB 3.1's (default), guide = the most "
-             "that fit",
+     .help = "how -time picks repetitions: program = the original program's (default), guide = "
+             "the most that fit",
      .words = program_guide,
      .show = show_time_rule},
     {.name = "-mem",
@@ -482,9 +482,17 @@ static void show_warm_up(const struct mb_config *cfg, char *buf, size_t len)
     int has2021 = 0;
     for (size_t i = 0; i < f->n; i++)
         has2021 |= f->benchmarks[i].imb2021;
+    if (f->imb2021 && !c->warm_up_given) {
+        /* Every benchmark of the family is Intel IMB 2021.11's. */
+        snprintf(buf, len,
+                 "on (n/10 untimed repetitions of every length, at least 1, as Intel "
+                 "IMB 2021.11)");
+        return;
+    }
     snprintf(buf, len, "%s%s",
-             c->warm_up_each ? "on (untimed samples of every length before its timing)"
-                             : "off (4 bytes once per benchmark, IMB 3.1)",
+             c->warm_up_each  ? "on (untimed samples of every length before its timing)"
+             : f->warmups > 0 ? "off (4 bytes once per benchmark, IMB 3.1)"
+                              : "off (none)",
              c->warm_up_given || !has2021
                  ? ""
                  : "; Intel IMB 2021.11's benchmarks: on, as 2021.11 runs them");
@@ -511,23 +519,34 @@ static void show_prime(const struct mb_config *cfg, char *buf, size_t len)
                  : "off (no samples beyond the warm-up, IMB 3.1)");
 }
 
+/* The warm-up the family's original runs: IMB 3.1's, or Intel IMB 2021.11's of every length. */
+static void help_warm_up(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", family_of(cfg)->imb2021 ? "on, as Intel IMB 2021.11" : "off: IMB 3.1");
+}
+
+static void help_prime(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "off: %s", family_of(cfg)->imb2021 ? "Intel IMB 2021.11" : "IMB 3.1");
+}
+
 static const struct mb_option warm_up_options[] = {
     {.name = "-warm_up",
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(warm_up_each),
      .metavar = "on|off",
-     .help = "on: warm up every message length before timing it, as Intel IMB 2019+ do "
-             "(default off: IMB 3.1)",
+     .help = "on: warm up every message length before timing it, as Intel IMB 2019+ do",
      .parse = parse_warm_up,
-     .show = show_warm_up},
+     .show = show_warm_up,
+     .help_default = help_warm_up},
     {.name = "-prime",
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(prime),
      .metavar = "on|off",
-     .help = "on: before timing, untimed samples at the largest length, to touch every buffer "
-             "(default off: IMB 3.1)",
+     .help = "on: before timing, untimed samples at the largest length, to touch every buffer",
      .parse = parse_prime,
-     .show = show_prime},
+     .show = show_prime,
+     .help_default = help_prime},
 };
 const struct mb_option_set mb_imb_warm_up_set = {
     warm_up_options, sizeof warm_up_options / sizeof warm_up_options[0], 0};
@@ -939,16 +958,18 @@ void mb_imb_defaults(void *block, const void *owner)
         c->iter_policy = MB_IMB_ITER_DYNAMIC;
 }
 
-/* Names after two spaces, wrapped before 80 columns. */
+/* Names after two spaces, wrapped before 80 columns, or after the family's list_break_after
+ * alone (IMB-MPI1's two lines of IMB 3.1's names). */
 static void name_list(FILE *out, const struct mb_imb_family *f, int nondefault)
 {
+    const int by_width = nondefault || !f->list_break_after;
     size_t col = 1;
 
     for (size_t i = 0; i < f->n; i++) {
         const char *name = f->benchmarks[i].name;
         if (f->benchmarks[i].nondefault != nondefault)
             continue;
-        if (col + 1 + strlen(name) > 79) {
+        if (by_width && col + 1 + strlen(name) > 79) {
             fprintf(out, "\n ");
             col = 1;
         }

@@ -64,6 +64,20 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_SIM] = {"Unidir_Put", "Unidir_Get", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01"}},
      .seconds = {4, 2, 120, 2}},
+    /* Intel IMB 2021.11's IMB-NBC: how much computation the library lets a process overlap
+     * with a non-blocking broadcast, reduction and all-to-all (docs/adr/imb-nbc.md). 2021.11's
+     * repetition policy probes about a second's worth of every length unless -iter caps it. */
+    {.title = "IMB-NBC: Ibcast Iallreduce Ialltoall overlap",
+     .prog = "IMB-NBC",
+     .samples = 1,
+     .args = {[MB_JOB_DEFAULT] = {"Ibcast", "Iallreduce", "Ialltoall", "-iter", "100,20", "-msglog",
+                                  "0:20", "-time", "0.1"},
+              [MB_JOB_QUICK] = {"Ibcast", "Iallreduce", "-iter", "20,8", "-msglog", "0:16", "-time",
+                                "0.02"},
+              [MB_JOB_FULL] = {"Ibcast", "Iallreduce", "Ialltoall"},
+              [MB_JOB_SIM] = {"Iallreduce", "-npmin", "{P}", "-iter", "10,1", "-msglog", "3:3",
+                              "-time", "0.01"}},
+     .seconds = {8, 2, 120, 2}},
     {.title = "b_eff: effective bandwidth of the whole machine",
      .prog = "b_eff",
      .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The main job, `mpibench run` (docs/main-job.md): a characterisation of the machine it is started
- * on in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, b_eff,
+ * on in minutes - Presta com and laten, the core IMB-MPI1 tables, IMB-EXT Unidir, IMB-NBC's
+ * overlap, b_eff,
  * b_eff_io and IMB-IO's S_ benchmarks, one after the other in the same MPI job - written to
  * an output directory that is never reused: each suite's text and protocol files, one
  * results.jsonl with every record, summary.txt ending with the headline numbers, the plots
@@ -69,7 +70,7 @@ static int check_skip(struct mb_config *cfg, const char *value, struct mb_error 
         if (i == mb_job_phase_count())
             return mb_usage(err,
                             "invalid value '%s' for --skip: '%.*s' is not a phase (com, laten, "
-                            "IMB-MPI1, IMB-EXT, b_eff, b_eff_io, IMB-IO)",
+                            "IMB-MPI1, IMB-EXT, IMB-NBC, b_eff, b_eff_io, IMB-IO)",
                             value, (int)len, w);
         j->skip_mask |= 1u << i;
         if (w[len] == '\0')
@@ -113,7 +114,8 @@ static const struct mb_option rows[] = {
      .kind = MB_OPT_STRING,
      .offset = JOB(skip),
      .metavar = "PROG[,PROG...]",
-     .help = "do not run these phases (com, laten, IMB-MPI1, IMB-EXT, b_eff, b_eff_io, IMB-IO); "
+     .help = "do not run these phases (com, laten, IMB-MPI1, IMB-EXT, IMB-NBC, b_eff, b_eff_io, "
+             "IMB-IO); "
              "they are listed as skipped",
      .parse = check_skip},
 };
@@ -293,7 +295,8 @@ static void job_usage(const struct mb_suite *s, FILE *out)
     fprintf(out,
             "A characterisation of this machine in a few minutes (--quick: about 30 s; --full:\n"
             "the official rules of every suite): Presta com and laten, IMB-MPI1 PingPong\n"
-            "PingPing Sendrecv Bcast Allreduce Alltoall Barrier, IMB-EXT Unidir_Put/Get, b_eff,\n"
+            "PingPing Sendrecv Bcast Allreduce Alltoall Barrier, IMB-EXT Unidir_Put/Get, IMB-NBC\n"
+            "Ibcast/Iallreduce/Ialltoall, b_eff,\n"
             "b_eff_io and IMB-IO S_Write_indv/S_Read_indv, in one MPI job. Results go to\n"
             "--output-dir DIR, which must be new or empty (default ./mpibench-results; when\n"
             "that exists, a new one with a timestamp: an earlier run is never overwritten):\n"

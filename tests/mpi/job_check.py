@@ -45,13 +45,14 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mbcheck import Failure, check, fail, load_jsonl  # noqa: E402
 
-PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "b_eff", "b_eff_io", "IMB-IO"]
+PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "IMB-NBC", "b_eff", "b_eff_io", "IMB-IO"]
 HEADLINES = ["b_eff", "b_eff_io", "PingPong latency", "PingPong bandwidth",
              "Allreduce 8 B latency"]
 # Which plots `mpibench plot` draws from each suite's own JSON file.
 PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
          "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives"},
          "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
+         "IMB-NBC": {"collectives", "nbc_overlap"},
          "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
          "IMB-IO": {"imb_io_bandwidth"}}
 
@@ -311,8 +312,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
 
     plots = sorted(os.listdir(os.path.join(out, "plots")))
     drawn = {f[:-4] for f in plots if f.endswith(".svg")}
-    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "beff", "beffio_write",
-            "beffio_rewrite", "beffio_read", "imb_io_bandwidth"} | (
+    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "nbc_overlap", "beff",
+            "beffio_write", "beffio_rewrite", "beffio_read", "imb_io_bandwidth"} | (
                 set() if odd else {"presta_bandwidth"})
     if opts.np == 1:  # no pairs: PingPong and Unidir are skipped
         want -= {"pt2pt_latency", "pt2pt_bandwidth"}
