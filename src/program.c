@@ -14,6 +14,7 @@ extern const struct mb_suite mb_suite_presta_laten;
 extern const struct mb_suite mb_suite_presta_rma;
 extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
+extern const struct mb_suite mb_suite_p2p;
 
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
@@ -22,6 +23,7 @@ static const struct mb_suite *const suites[] = {
     &mb_imb_family_io.suite,
     &mb_imb_family_nbc.suite,
     &mb_imb_family_mpi4.suite,
+    &mb_suite_p2p,
     &mb_suite_beff,
     &mb_suite_beffio,
     &mb_suite_presta_com,

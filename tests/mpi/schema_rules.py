@@ -33,6 +33,7 @@ COUNTS = {
     "repetitions", "repetitions_minimum", "rows", "sample_count", "schema_version", "seed",
     "ci95_coverage",  # a probability (0..1): the exact coverage of the median's interval
     "size_index", "steps_rank0", "ticks_min_sample", "time_units", "wrong_results",
+    "messages", "grid",  # IMB-P2P: messages its figures count, the stencils' grid sides
 }
 
 # (suffix, unit): the first that ends the name (after a statistic's suffix is taken off).
