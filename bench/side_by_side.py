@@ -17,6 +17,9 @@ by bench/originals/build.sh (OUTDIR/<original>-<mpi>/):
             both command lines (suite imb-nbc-pure); IMB-MPI4 alike where the library has MPI-4's
             persistent collectives (MPICH: suites imb-mpi4, imb-mpi4-pure; the 12 default
             benchmarks, and Allgather_persist with the 13 _persist_pure variants)
+  IMB-P2P   every benchmark of Intel IMB 2021.11's IMB-P2P at its defaults (-msglen: the
+            lengths below), its t[usec] and Msg/sec, at IMB-MPI1's process counts (suite
+            imb-p2p; Stencil3D needs 8 and is reported invalid by both)
   IMB-EXT   every benchmark, IMB 3.1's IMB-EXT, 2 processes
   IMB-IO    IMB 3.1's IMB-IO, 2 processes, a subset of benchmarks (--io-benchmarks all: every
             one); with --imb2021 also Intel IMB 2021.11's IMB-IO run with IMB-IO's own
@@ -67,7 +70,7 @@ minutes on a 2-core machine. MPICH therefore runs 2 processes only (--np overrid
 
 Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--rounds N]
            [--quick] [--suites imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,
-                     imb-ext,imb-io,b_eff,b_eff_io,presta]
+                     imb-p2p,imb-ext,imb-io,b_eff,b_eff_io,presta]
            [--np 2,4]
            [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
            [--scratch DIR] [--out table.md] [--raw raw.json]
@@ -190,6 +193,8 @@ def imb_figures(row):
         # programs ran different ones.
         return [("t_ovrl", row["t_ovrl[usec]"]), ("t_pure", row["t_pure[usec]"]),
                 ("t_CPU", row["t_CPU[usec]"])]
+    if "Msg/sec" in row and "t[usec]" in row:
+        return [("t", row["t[usec]"]), ("Msg/sec", row["Msg/sec"])]  # IMB-P2P
     if "Msg/sec" in row:
         return [("Msg/sec", row["Msg/sec"])]  # Uniband, Biband: no time column
     if "t[usec]" in row:
@@ -315,6 +320,8 @@ def imb_suites(ctx, opts):
         named = ["Allgather_persist"] + [n + "_persist_pure" for n in MPI4]
         o, m = imb("IMB-MPI4", np, named, os.path.join(d2021, "IMB-MPI4"))
         out.append(Suite("IMB-MPI4 named", np, "", o, m))
+    for np in ctx["nps"] if d2021 and "imb-p2p" in opts.suites else []:
+        out.append(p2p_suite(ctx, np, os.path.join(d2021, "IMB-P2P"), lens, lfile))
     if "imb-ext" in opts.suites and orig_dir:
         benches, note = (EXT_QUICK if opts.quick else []), ""
         if ctx["mpi"] == "mpich" and not opts.quick:
@@ -345,6 +352,17 @@ def imb_suites(ctx, opts):
             out.append(Suite("IMB-IO vs 2021", 2, "2021 given -iter 50,16,10 -iter_policy off",
                              o, m))
     return out
+
+
+def p2p_suite(ctx, np, origexe, lens, lfile):
+    """IMB-P2P: both programs print 2021.11's table, read from the text (t and Msg/sec)."""
+    def run_p2p(exe, work, sub):
+        cwd = os.path.join(work, sub)
+        os.makedirs(cwd, exist_ok=True)
+        text, _ = run(mpirun(ctx, np) + [exe, "-msglen", lfile], cwd, 1800)
+        return to_rows(imb_text(text, lens))
+    return Suite("IMB-P2P", np, "", lambda w: run_p2p(origexe, w, "o"),
+                 lambda w: run_p2p(os.path.join(ctx["build"], "IMB-P2P"), w, "m"))
 
 
 def beff_suite(ctx, opts):
@@ -799,7 +817,7 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
     ap.add_argument("--suites", help="any of imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,"
-                    "imb-mpi4-pure,imb-ext,imb-io,b_eff,b_eff_io,presta (default all; 'globalop' adds Presta globalop "
+                    "imb-mpi4-pure,imb-p2p,imb-ext,imb-io,b_eff,b_eff_io,presta (default all; 'globalop' adds Presta globalop "
                     "to --quick)")
     ap.add_argument("--np", help="IMB-MPI1 process counts (default 2,4 for Open MPI, 2 for MPICH)")
     ap.add_argument("--imb2021", action="store_true", help="also IMB-IO against Intel IMB 2021.11")
@@ -828,8 +846,8 @@ def main():
         ap.error("--build is required (or --from-raw)")
     opts.suites_given = opts.suites is not None
     opts.suites = (opts.suites or
-                   "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,imb-ext,"
-                   "imb-io,b_eff,b_eff_io,presta")
+                   "imb-mpi1,imb-mpi1-2021,imb-nbc,imb-nbc-pure,imb-mpi4,imb-mpi4-pure,imb-p2p,"
+                   "imb-ext,imb-io,b_eff,b_eff_io,presta")
     opts.explicit = set(opts.suites.split(",")) if opts.suites_given else set()
     opts.suites = set(opts.suites.split(","))
     build = os.path.abspath(opts.build)
