@@ -100,6 +100,8 @@ void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes)
         return alloc_mpi(bytes);
     case MB_BUF_MALLOC:
         return alloc_malloc_layout(bytes);
+    case MB_BUF_LIBC:
+        return malloc(bytes ? bytes : 1);
     default:
         return mb_buf_alloc(bytes);
     }
@@ -115,6 +117,9 @@ void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes)
     case MB_BUF_MALLOC:
         if (p)
             mb_buf_free((char *)p - MALLOC_HEADER, bytes + MALLOC_HEADER);
+        break;
+    case MB_BUF_LIBC:
+        free(p);
         break;
     default:
         mb_buf_free(p, bytes);

@@ -23,7 +23,11 @@ void mb_buf_free(void *p, size_t bytes);
  * memory there that it has registered with the network or prepared for its I/O layer, which
  * is part of what a one-sided or I/O number means. MPI_Alloc_mem's errors are returned, not
  * fatal: NULL on failure, as for mmap (callers decide collectively). */
-enum mb_buf_source { MB_BUF_MMAP = 1, MB_BUF_MPI = 2, MB_BUF_MALLOC = 3 };
+/* Where message buffers come from: mpibench's page-aligned mmap, MPI_Alloc_mem, glibc's large-
+ * block layout built without malloc, or the C library's malloc and free themselves (whose
+ * state - glibc's dynamic mmap threshold - then evolves as in a program that mallocs its
+ * buffers, and with it where the MPI library's own temporary buffers come from). */
+enum mb_buf_source { MB_BUF_MMAP = 1, MB_BUF_MPI = 2, MB_BUF_MALLOC = 3, MB_BUF_LIBC = 4 };
 void *mb_buf_alloc_from(enum mb_buf_source src, size_t bytes);
 void mb_buf_free_from(enum mb_buf_source src, void *p, size_t bytes);
 

@@ -579,7 +579,7 @@ static const struct mb_option order_options[] = {
 const struct mb_option_set mb_imb_order_set = {order_options,
                                                sizeof order_options / sizeof order_options[0], 0};
 
-/* ---- -alloc malloc|mmap|mpi ------------------------------------------------------------ */
+/* ---- -alloc malloc|mmap|mpi|libc ------------------------------------------------------------ */
 
 /* Where the message buffers come from, by default as IMB 3.1 took them (IMB_mem_manager.c):
  * malloc for IMB-MPI1 (IMB_v_alloc), MPI_Alloc_mem for IMB-EXT and IMB-IO (IMB_alloc_buf);
@@ -591,6 +591,7 @@ static const struct {
     {MB_BUF_MALLOC, "malloc", "message buffers laid out as malloc's"},
     {MB_BUF_MMAP, "mmap", "message buffers from mpibench's own page-aligned mmap"},
     {MB_BUF_MPI, "mpi", "message buffers from MPI_Alloc_mem"},
+    {MB_BUF_LIBC, "libc", "message buffers from the C library's malloc and free"},
 };
 enum { N_ALLOC_SOURCES = sizeof alloc_sources / sizeof alloc_sources[0] };
 
@@ -609,7 +610,8 @@ static int parse_alloc(struct mb_config *cfg, const char *value, struct mb_error
             settings(cfg)->alloc = alloc_sources[i].src;
             return 0;
         }
-    return mb_usage(err, "invalid value '%s' for -alloc: expected malloc, mmap or mpi", value);
+    return mb_usage(err, "invalid value '%s' for -alloc: expected malloc, mmap, mpi or libc",
+                    value);
 }
 
 static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
@@ -629,9 +631,9 @@ static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
 #define ALLOC_ROW                                                                                  \
     {                                                                                              \
         .name = "-alloc", .kind = MB_OPT_CUSTOM, .offset = IMB(alloc),                             \
-        .metavar = "malloc|mmap|mpi",                                                              \
+        .metavar = "malloc|mmap|mpi|libc",                                                         \
         .help = "message buffers laid out as malloc's (malloc), in mpibench's page-aligned "       \
-                "mmap (mmap) or from MPI_Alloc_mem (mpi)",                                         \
+                "mmap (mmap), from MPI_Alloc_mem (mpi) or from the C library's malloc (libc)",     \
         .parse = parse_alloc, .show = show_alloc, .help_default = help_alloc                       \
     }
 

@@ -121,7 +121,6 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
 {
     const long long per_rep = b->steps_per_process ? s->nranks : 1;
     struct mb_timing tm = mb_timing_make(mb_sync_none());
-    long long done = 0;
 
     pause_for(c);
     p2p_barrier(s->comm);
@@ -135,7 +134,6 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
     if (!b->no_barrier_after_warm_up)
         p2p_barrier(s->comm);
     s->messages = 0;
-    mb_timing_keep(&tm, mine + 3, k);
     for (long j = 0; j < k; j++) {
         const long reps = n / k + (j < n % k);
         mb_timing_start(&tm);
@@ -144,7 +142,6 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
             b->finish(s);
         (void)mb_timing_stop(&tm, reps);
         mine[3 + j] = tm.elapsed;
-        done += reps;
     }
     mine[0] = tm.total;
     mine[1] = (double)s->messages;

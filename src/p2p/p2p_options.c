@@ -361,6 +361,9 @@ int mb_p2p_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
 
     (void)prov;
     (void)err;
+    /* -list prints the benchmarks instead of running them: a run plan of its own. */
+    if (c->list)
+        cfg->common.dry_run = 1;
     if (!c->lengths_given) {
         add_length(c, 0);
         for (int i = 0; i <= DEFAULT_MAX_LOG; i++)

@@ -58,7 +58,8 @@ static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
     mb_flush(out);
 }
 
-/* -list: 2021.11's list of the benchmarks (imb_p2p.c loading), then the run ends. */
+/* -list: 2021.11's list of the benchmarks (imb_p2p.c loading) instead of the run (the
+ * validation makes it a --dry-run). */
 static void list(const struct mb_ctx *ctx)
 {
     mb_printf(&ctx->out, "# List of Benchmarks to run:\n#\n");
@@ -73,11 +74,6 @@ static int p2p_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     struct mb_p2p_tally t = {0};
     int rc;
 
-    if (mb_p2p_cfg(cfg)->list) {
-        if (ctx->rank == 0)
-            list(ctx);
-        return 0;
-    }
     if (ctx->rank == 0)
         header(ctx, cfg);
     rc = mb_p2p_run_all(ctx, cfg, &t);
@@ -98,6 +94,10 @@ static int p2p_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 
     if (ctx->rank != 0)
         return 0;
+    if (c->list) {
+        list(ctx);
+        return 0;
+    }
     mb_printf(&ctx->out, "# Run plan of %s on %d processes (--dry-run: nothing is measured)\n",
               cfg->prog, cfg->nprocs);
     for (size_t i = 0; i < c->n_selected; i++) {
