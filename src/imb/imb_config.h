@@ -138,8 +138,10 @@ enum { MB_IMB_WIN_SCOPE_LENGTH = 0, MB_IMB_WIN_SCOPE_BLOCK = 1 };
  * the run and grow when a length needs more, the smaller one freed before the larger one is
  * allocated (IMB 3.1 IMB_alloc_buf, called per length from IMB_init_buffers_iter; freed in
  * IMB_free_all); BLOCK: each block allocates buffers for its largest length and frees them
- * after its last. */
-enum { MB_IMB_BUF_SCOPE_RUN = 0, MB_IMB_BUF_SCOPE_BLOCK = 1 };
+ * after its last; LENGTH: each length allocates what it needs and frees it after its row
+ * (Intel IMB 2021.11: original_benchmark.h frees both buffers after every length,
+ * IMB_del_s_buf, IMB_del_r_buf). */
+enum { MB_IMB_BUF_SCOPE_RUN = 0, MB_IMB_BUF_SCOPE_BLOCK = 1, MB_IMB_BUF_SCOPE_LENGTH = 2 };
 
 /* -buf_fill values. LENGTH: before each length's timed loops its part of the send buffer is
  * written with the pattern and its part of the receive buffer zeroed (IMB 3.1 IMB_set_buf,

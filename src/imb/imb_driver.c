@@ -831,10 +831,11 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
     /* -buf_scope block: the block's own buffers, for its largest length, freed after it; also
      * when a buffer must not move within the block - the block's window serves every length
      * (-win_scope block), or -prime fills the largest length's before the first. */
+    const int per_length = c->buf_scope == MB_IMB_BUF_SCOPE_LENGTH;
     const int whole = c->buf_scope == MB_IMB_BUF_SCOPE_BLOCK ||
                       c->win_scope == MB_IMB_WIN_SCOPE_BLOCK || c->prime || !plan->pool;
     struct mb_imb_pool *pool =
-        c->buf_scope == MB_IMB_BUF_SCOPE_BLOCK || !plan->pool ? &own : plan->pool;
+        c->buf_scope != MB_IMB_BUF_SCOPE_RUN || !plan->pool ? &own : plan->pool;
     /* -buf_fill length (docs/adr/program-imb-buffer-fill.md): before each length, its part of
      * the send buffer is written and of the receive buffer zeroed, as IMB 3.1's IMB_set_buf
      * does from IMB_init_buffers_iter. Not under a block's window (-win_scope block), whose
@@ -951,6 +952,10 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
                 fill(r, r->a.sbuf, r->d.sregion, r->a.rbuf, r->d.rregion);
             stop = run_length(r, lens, counts, k, tally);
         }
+        /* -buf_scope length: the length's buffers go after its row, as Intel IMB 2021.11
+         * frees them (original_benchmark.h: IMB_del_s_buf, IMB_del_r_buf). */
+        if (per_length && pool == &own)
+            mb_imb_pool_free(&own, cfg);
     }
     teardown(r, ok || b->setup_first);
     if (r->a.info != MPI_INFO_NULL)

@@ -105,7 +105,10 @@ const struct mb_imb_family mb_imb_family_mpi4 = {
     .maxmsglog = MB_IMB_MAXMSGLOG,
     .warm_x = MB_IMB_ASSIGN_SIZE,
     .warmups = 0,
-    .buffers = MB_BUF_MALLOC,
+    /* 2021.11 mallocs them per length (IMB_v_alloc) and frees them after it: the C library's
+     * malloc itself, so that glibc's mmap threshold - and with it where the MPI library's
+     * temporary buffers come from - moves as in the original (docs/adr/imb-nbc.md). */
+    .buffers = MB_BUF_LIBC,
     .needs_mpi4 = 1,
     .imb2021 = 1,
     .suite = {.name = "imb-mpi4",

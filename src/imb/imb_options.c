@@ -32,11 +32,13 @@ static struct mb_imb_config *settings(struct mb_config *cfg)
  * list's order is its enum's: imb_config.h, imb_cpu.h, imb_time_rule.h). */
 static const char *const program_guide[] = {"program", "guide", NULL};
 static const char *const program_best[] = {"program", "best", NULL};
-static const char *const run_block[] = {"run", "block", NULL};
+static const char *const run_block[] = {"run", "block", "length", NULL};
 static const char *const length_block[] = {"length", "block", NULL};
 static const char *const zero_sections[] = {"zero", "sections", NULL};
 _Static_assert(MB_IMB_CPU_PROGRAM == 0 && MB_IMB_CPU_BEST == 1, "-t_cpu_rule's words count 0, 1");
-_Static_assert(MB_IMB_BUF_SCOPE_RUN == 0 && MB_IMB_BUF_SCOPE_BLOCK == 1, "-buf_scope's words");
+_Static_assert(MB_IMB_BUF_SCOPE_RUN == 0 && MB_IMB_BUF_SCOPE_BLOCK == 1 &&
+                   MB_IMB_BUF_SCOPE_LENGTH == 2,
+               "-buf_scope's words");
 _Static_assert(MB_IMB_BUF_FILL_LENGTH == 0 && MB_IMB_BUF_FILL_BLOCK == 1, "-buf_fill's words");
 _Static_assert(MB_IMB_WIN_DISP_ZERO == 0 && MB_IMB_WIN_DISP_SECTIONS == 1, "-win_disp's words");
 _Static_assert(MB_IMB_WIN_SCOPE_LENGTH == 0 && MB_IMB_WIN_SCOPE_BLOCK == 1, "-win_scope's words");
@@ -619,7 +621,9 @@ static void show_alloc(const struct mb_config *cfg, char *buf, size_t len)
     const struct mb_imb_config *c = mb_imb_cfg(cfg);
     const size_t i = alloc_index(mb_imb_buf_source(c));
     snprintf(buf, len, "%s: %s%s", alloc_sources[i].word, alloc_sources[i].what,
-             c->alloc ? "" : " (default, as IMB 3.1)");
+             c->alloc                    ? ""
+             : mb_imb_family(c)->imb2021 ? " (default, as Intel IMB 2021.11)"
+                                         : " (default, as IMB 3.1)");
 }
 
 static void help_alloc(const struct mb_config *cfg, char *buf, size_t len)
@@ -650,19 +654,29 @@ static void show_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
         snprintf(buf, len,
                  "block (each benchmark allocates buffers for its largest length and "
                  "frees them after it)");
+    else if (mb_imb_cfg(cfg)->buf_scope == MB_IMB_BUF_SCOPE_LENGTH)
+        snprintf(buf, len,
+                 "length (each length allocates its buffers and frees them after its row%s)",
+                 mb_imb_family(mb_imb_cfg(cfg))->imb2021 ? ", as Intel IMB 2021.11" : "");
     else
         snprintf(buf, len,
                  "run (buffers kept from benchmark to benchmark, grown when a length "
                  "needs more, freed at the end)");
 }
 
+static void help_buf_scope(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", family_of(cfg)->imb2021 ? "length" : "run");
+}
+
 #define BUF_SCOPE_ROW                                                                              \
     {                                                                                              \
         .name = "-buf_scope", .kind = MB_OPT_WORD, .offset = IMB(buf_scope),                       \
-        .metavar = "run|block",                                                                    \
+        .metavar = "run|block|length",                                                             \
         .help = "message buffers: run = kept from benchmark to benchmark and grown per length "    \
-                "(default, as IMB 3.1 ran), block = allocated per benchmark",                      \
-        .words = run_block, .show = show_buf_scope                                                 \
+                "(IMB 3.1), block = allocated per benchmark, length = per length (Intel IMB "      \
+                "2021.11)",                                                                        \
+        .words = run_block, .show = show_buf_scope, .help_default = help_buf_scope                 \
     }
 
 /* ---- -buf_fill length|block (docs/adr/program-imb-buffer-fill.md) ---------------------- */
@@ -956,8 +970,10 @@ void mb_imb_defaults(void *block, const void *owner)
      * -sync on, -root_shift off. */
     c->root_shift = !f->imb2021;
     c->sync_each = f->imb2021;
-    if (f->imb2021)
+    if (f->imb2021) {
         c->iter_policy = MB_IMB_ITER_DYNAMIC;
+        c->buf_scope = MB_IMB_BUF_SCOPE_LENGTH;
+    }
 }
 
 /* Names after two spaces, wrapped before 80 columns, or after the family's list_break_after
