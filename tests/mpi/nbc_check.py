@@ -58,7 +58,8 @@ MPI4 = imb_check.Family("IMB-MPI4", P_DEFAULT, "MPI-4 part", named_only=P_NAMED,
                         decimal=False)
 
 SETTINGS = {"-sync": r"on \(a barrier after every repetition", "-root_shift": r"off \(the root",
-            "-iter_policy": r"dynamic"}
+            "-iter_policy": r"dynamic", "-buf_scope": r"length \(",
+            "-alloc": r"libc: .*\(default, as Intel IMB 2021\.11\)"}
 
 
 def family_of(run):
