@@ -227,3 +227,14 @@ unsigned long long mb_peak_rss(MPI_Comm comm)
     MB_MPI(MPI_Allreduce(&mine, &most, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
     return most;
 }
+
+void mb_provenance_imb_lines(const struct mb_provenance *p, const struct mb_out *out)
+{
+    mb_printf(out, "# Date                  : %s\n", p->date);
+    mb_printf(out, "# Machine               : %s\n", p->machine);
+    mb_printf(out, "# System                : %s\n", p->sysname);
+    mb_printf(out, "# Release               : %s\n", p->release);
+    mb_printf(out, "# Version               : %s\n", p->version);
+    mb_printf(out, "# MPI Version           : %d.%d\n", p->mpi_version, p->mpi_subversion);
+    mb_printf(out, "# MPI Thread Environment: %s\n", mb_thread_level_name(p->thread_level));
+}

@@ -37,6 +37,9 @@ const char *mb_thread_level_name(int level);
 
 /* "# key : value" lines of the mpibench provenance block. */
 void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out);
+/* IMB's system lines (IMB_g_info.c, and Intel IMB 2021.11's IMB-P2P alike): Date, Machine,
+ * System, Release, Version, MPI Version, MPI Thread Environment, as "# %-22s: " lines. */
+void mb_provenance_imb_lines(const struct mb_provenance *p, const struct mb_out *out);
 
 /* Adds the provenance fields to a JSON header object. */
 void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o);

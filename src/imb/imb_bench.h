@@ -235,6 +235,33 @@ struct mb_imb_family {
     int imb2021;
 };
 
+/* A row of Intel IMB 2021.11's IMB-NBC or IMB-MPI4 and its _pure variant (the tables
+ * imb_nbc_table.c, imb_mpi4_table.c): name, class, kernel (its blocking form), check, element
+ * size, send and receive demand (struct mb_imb_bufsize's mult and per_rank each), prepare hook, the
+ * hook that starts a repetition (nbc_start or persist_init) and its function, and whether the first
+ * row is in the default run (the _pure variant never is). */
+#define MB_IMB_2021_PAIR(label, klass, kern, chk, elem, smult, sper, rmult, rper, prep, hook,      \
+                         hookfn, in_default)                                                       \
+    {.name = label,                                                                                \
+     .imb2021 = 1,                                                                                 \
+     .nondefault = !(in_default),                                                                  \
+     .cls = klass,                                                                                 \
+     .time_scale = 1,                                                                              \
+     .elem_size = elem,                                                                            \
+     .sizeless = (klass) == MB_IMB_SYNC,                                                           \
+     .sbuf = {smult, sper, 0},                                                                     \
+     .rbuf = {rmult, rper, 0},                                                                     \
+     .prepare = prep,                                                                              \
+     .kernel = kern,                                                                               \
+     .hook = hookfn,                                                                               \
+     .overlap = 1,                                                                                 \
+     .check = chk},                                                                                \
+    {                                                                                              \
+        .name = label "_pure", .imb2021 = 1, .nondefault = 1, .cls = klass, .time_scale = 1,       \
+        .elem_size = elem, .sizeless = (klass) == MB_IMB_SYNC, .sbuf = {smult, sper, 0},           \
+        .rbuf = {rmult, rper, 0}, .prepare = prep, .kernel = kern, .hook = hookfn, .check = chk    \
+    }
+
 /* The families, each defined beside its table (imb_table.c, imb_ext_table.c,
  * imb_io_table.c, imb_nbc_table.c). */
 extern const struct mb_imb_family mb_imb_family_mpi1, mb_imb_family_ext, mb_imb_family_io,

@@ -7,6 +7,7 @@
  * row to the printers. It is the only IMB code that times anything, through core/timing.h. */
 #include "imb/imb_driver.h"
 
+#include "core/dissemination.h"
 #include "core/error.h"
 #include "core/idle.h"
 #include "core/report_json.h"
@@ -130,7 +131,7 @@ static int stopped(struct block_run *r)
 static struct mb_sync sync_of(const struct block_run *r, int count)
 {
     return mb_imb_cfg(r->cfg)->imb_barrier
-               ? mb_sync_calls(r->a.sync, count, mb_imb_dissemination_barrier)
+               ? mb_sync_calls(r->a.sync, count, mb_dissemination_barrier)
                : mb_sync_barriers(r->a.sync, count);
 }
 

@@ -72,13 +72,7 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
     mb_printf(out, "%s\n#    mpibench %s: %s (%s), following the %s methodology\n%s\n", dashes,
               MB_VERSION, plan->family->name, plan->family->part,
               plan->family->imb2021 ? "Intel IMB 2021.11" : "IMB 3.1", dashes);
-    mb_printf(out, "# Date                  : %s\n", p->date);
-    mb_printf(out, "# Machine               : %s\n", p->machine);
-    mb_printf(out, "# System                : %s\n", p->sysname);
-    mb_printf(out, "# Release               : %s\n", p->release);
-    mb_printf(out, "# Version               : %s\n", p->version);
-    mb_printf(out, "# MPI Version           : %d.%d\n", p->mpi_version, p->mpi_subversion);
-    mb_printf(out, "# MPI Thread Environment: %s\n", mb_thread_level_name(p->thread_level));
+    mb_provenance_imb_lines(p, out);
     mb_provenance_text(p, out);
     if (cfg->common.check)
         mb_printf(out, "#\n# !! CHECK MODE (--check): every received buffer is verified.\n"

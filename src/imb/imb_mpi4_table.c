@@ -9,40 +9,13 @@
 #include "imb/imb_settings.h"
 #include "imb/imb_suite.h"
 
-/* A benchmark and its _pure variant: name, kernel, check, element size, send and receive
- * demand, prepare hook, whether the first is in the default run. */
+/* A persistent collective and its _pure variant (MB_IMB_2021_PAIR, imb_bench.h). */
 #define PERSIST_PAIR(label, fn, chk, elem, s, r, prep, not_default)                                \
-    {.name = label,                                                                                \
-     .imb2021 = 1,                                                                                 \
-     .nondefault = not_default,                                                                    \
-     .cls = MB_IMB_COLLECTIVE,                                                                     \
-     .time_scale = 1,                                                                              \
-     .elem_size = elem,                                                                            \
-     .sbuf = s,                                                                                    \
-     .rbuf = r,                                                                                    \
-     .prepare = prep,                                                                              \
-     .kernel = mb_imb_##fn,                                                                        \
-     .persist_init = mb_imb_##fn##_init,                                                           \
-     .overlap = 1,                                                                                 \
-     .check = mb_imb_check_##chk},                                                                 \
-    {                                                                                              \
-        .name = label "_pure", .imb2021 = 1, .nondefault = 1, .cls = MB_IMB_COLLECTIVE,            \
-        .time_scale = 1, .elem_size = elem, .sbuf = s, .rbuf = r, .prepare = prep,                 \
-        .kernel = mb_imb_##fn, .persist_init = mb_imb_##fn##_init, .check = mb_imb_check_##chk     \
-    }
+    MB_IMB_2021_PAIR(label, MB_IMB_COLLECTIVE, mb_imb_##fn, mb_imb_check_##chk, elem, s, r, prep,  \
+                     persist_init, mb_imb_##fn##_init, !(not_default))
 
-#define X                                                                                          \
-    {                                                                                              \
-        1, 0, 0                                                                                    \
-    }
-#define QX                                                                                         \
-    {                                                                                              \
-        1, 1, 0                                                                                    \
-    }
-#define NONE                                                                                       \
-    {                                                                                              \
-        0, 0, 0                                                                                    \
-    }
+#define X  1, 0
+#define QX 1, 1
 
 static const struct mb_imb_bench mpi4_benchmarks[] = {
     PERSIST_PAIR("Bcast_persist", bcast_persist, bcast, 1, X, X, NULL, 0),
@@ -61,35 +34,12 @@ static const struct mb_imb_bench mpi4_benchmarks[] = {
                  QX, X, mb_imb_prepare_ireduce_scatter, 0),
     PERSIST_PAIR("Allreduce_persist", allreduce_persist, allreduce, sizeof(float), X, X, NULL, 0),
     /* Barrier_persist: one row, no #bytes. */
-    {.name = "Barrier_persist",
-     .imb2021 = 1,
-     .cls = MB_IMB_SYNC,
-     .time_scale = 1,
-     .elem_size = 1,
-     .sizeless = 1,
-     .sbuf = NONE,
-     .rbuf = NONE,
-     .kernel = mb_imb_barrier_persist,
-     .persist_init = mb_imb_barrier_persist_init,
-     .overlap = 1,
-     .check = mb_imb_check_barrier},
-    {.name = "Barrier_persist_pure",
-     .imb2021 = 1,
-     .nondefault = 1,
-     .cls = MB_IMB_SYNC,
-     .time_scale = 1,
-     .elem_size = 1,
-     .sizeless = 1,
-     .sbuf = NONE,
-     .rbuf = NONE,
-     .kernel = mb_imb_barrier_persist,
-     .persist_init = mb_imb_barrier_persist_init,
-     .check = mb_imb_check_barrier},
+    MB_IMB_2021_PAIR("Barrier_persist", MB_IMB_SYNC, mb_imb_barrier_persist, mb_imb_check_barrier,
+                     1, 0, 0, 0, 0, NULL, persist_init, mb_imb_barrier_persist_init, 1),
 };
 #undef PERSIST_PAIR
 #undef X
 #undef QX
-#undef NONE
 
 /* IMB-NBC's constants and defaults (Intel IMB 2021.11's MPI4_suite.cpp declares the same
  * options as NBC_suite.cpp). */

@@ -117,15 +117,3 @@ void mb_imb_nbc_calibrate(struct mb_imb_nbc_cpu *c)
      * smallest count, as 2021.11's max(1, ...) makes it. */
     mb_imb_nbc_cpu_rate(c, tm.elapsed > 0 ? tm.elapsed : 1.0);
 }
-
-void mb_imb_dissemination_barrier(MPI_Comm comm)
-{
-    int size, rank;
-    char none = 0;
-
-    MB_MPI(MPI_Comm_size(comm, &size));
-    MB_MPI(MPI_Comm_rank(comm, &rank));
-    for (int mask = 1; mask < size; mask <<= 1)
-        MB_MPI(MPI_Sendrecv(&none, 0, MPI_BYTE, (rank + mask) % size, 1000, &none, 0, MPI_BYTE,
-                            (rank - mask + size) % size, 1000, comm, MPI_STATUS_IGNORE));
-}

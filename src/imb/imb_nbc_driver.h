@@ -40,8 +40,4 @@ void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_n
 /* The CPU work's rate probe, timed (2021.11 runs it at its first overlap benchmark). */
 void mb_imb_nbc_calibrate(struct mb_imb_nbc_cpu *c);
 
-/* -imb_barrier on (2021.11 src_c/IMB_utils.c IMB_Barrier): a dissemination barrier of
- * zero-byte MPI_Sendrecv calls, ceil(log2 Q) rounds. */
-void mb_imb_dissemination_barrier(MPI_Comm comm);
-
 #endif

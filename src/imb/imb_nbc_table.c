@@ -9,39 +9,13 @@
 #include "imb/imb_settings.h"
 #include "imb/imb_suite.h"
 
-/* A benchmark and its _pure variant: name, kernel, check, element size, send and receive
- * demand, prepare hook. */
+/* A collective and its _pure variant (MB_IMB_2021_PAIR, imb_bench.h): a non-blocking start. */
 #define NBC_PAIR(label, fn, chk, elem, s, r, prep)                                                 \
-    {.name = label,                                                                                \
-     .imb2021 = 1,                                                                                 \
-     .cls = MB_IMB_COLLECTIVE,                                                                     \
-     .time_scale = 1,                                                                              \
-     .elem_size = elem,                                                                            \
-     .sbuf = s,                                                                                    \
-     .rbuf = r,                                                                                    \
-     .prepare = prep,                                                                              \
-     .kernel = mb_imb_##fn,                                                                        \
-     .nbc_start = mb_imb_##fn##_start,                                                             \
-     .overlap = 1,                                                                                 \
-     .check = mb_imb_check_##chk},                                                                 \
-    {                                                                                              \
-        .name = label "_pure", .imb2021 = 1, .nondefault = 1, .cls = MB_IMB_COLLECTIVE,            \
-        .time_scale = 1, .elem_size = elem, .sbuf = s, .rbuf = r, .prepare = prep,                 \
-        .kernel = mb_imb_##fn, .nbc_start = mb_imb_##fn##_start, .check = mb_imb_check_##chk       \
-    }
+    MB_IMB_2021_PAIR(label, MB_IMB_COLLECTIVE, mb_imb_##fn, mb_imb_check_##chk, elem, s, r, prep,  \
+                     nbc_start, mb_imb_##fn##_start, 1)
 
-#define X                                                                                          \
-    {                                                                                              \
-        1, 0, 0                                                                                    \
-    }
-#define QX                                                                                         \
-    {                                                                                              \
-        1, 1, 0                                                                                    \
-    }
-#define NONE                                                                                       \
-    {                                                                                              \
-        0, 0, 0                                                                                    \
-    }
+#define X  1, 0
+#define QX 1, 1
 
 static const struct mb_imb_bench nbc_benchmarks[] = {
     NBC_PAIR("Ibcast", ibcast, bcast, 1, X, X, NULL),
@@ -59,35 +33,12 @@ static const struct mb_imb_bench nbc_benchmarks[] = {
              mb_imb_prepare_ireduce_scatter),
     NBC_PAIR("Iallreduce", iallreduce, allreduce, sizeof(float), X, X, NULL),
     /* Ibarrier: one row, no #bytes. */
-    {.name = "Ibarrier",
-     .imb2021 = 1,
-     .cls = MB_IMB_SYNC,
-     .time_scale = 1,
-     .elem_size = 1,
-     .sizeless = 1,
-     .sbuf = NONE,
-     .rbuf = NONE,
-     .kernel = mb_imb_ibarrier,
-     .nbc_start = mb_imb_ibarrier_start,
-     .overlap = 1,
-     .check = mb_imb_check_barrier},
-    {.name = "Ibarrier_pure",
-     .imb2021 = 1,
-     .nondefault = 1,
-     .cls = MB_IMB_SYNC,
-     .time_scale = 1,
-     .elem_size = 1,
-     .sizeless = 1,
-     .sbuf = NONE,
-     .rbuf = NONE,
-     .kernel = mb_imb_ibarrier,
-     .nbc_start = mb_imb_ibarrier_start,
-     .check = mb_imb_check_barrier},
+    MB_IMB_2021_PAIR("Ibarrier", MB_IMB_SYNC, mb_imb_ibarrier, mb_imb_check_barrier, 1, 0, 0, 0, 0,
+                     NULL, nbc_start, mb_imb_ibarrier_start, 1),
 };
 #undef NBC_PAIR
 #undef X
 #undef QX
-#undef NONE
 
 /* IMB 2021.11's constants are IMB 3.1's (src_c/IMB_settings.h: MSGSPERSAMPLE 1000, OVERALL_VOL
  * 40 MB, MAXMSGLOG 22); it has no start-of-block warm-up (its -warm_up warms every length up)

@@ -8,6 +8,7 @@
 #include "p2p/p2p_driver.h"
 
 #include "core/buffers.h"
+#include "core/dissemination.h"
 #include "core/error.h"
 #include "core/timing.h"
 #include "p2p/p2p_options.h"
@@ -17,20 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* 2021.11's barrier (imb_p2p.c imb_p2p_barrier): zero-byte MPI_Sendrecv with the ranks 1, 2,
- * 4, ... away, tag 1000. */
-static void p2p_barrier(MPI_Comm comm)
-{
-    int size, rank;
-    char none = 0;
-
-    MB_MPI(MPI_Comm_size(comm, &size));
-    MB_MPI(MPI_Comm_rank(comm, &rank));
-    for (int mask = 1; mask < size; mask <<= 1)
-        MB_MPI(MPI_Sendrecv(&none, 0, MPI_BYTE, (rank + mask) % size, 1000, &none, 0, MPI_BYTE,
-                            (rank - mask + size) % size, 1000, comm, MPI_STATUS_IGNORE));
-}
 
 /* 2021.11's usleep(pause) (imb_p2p_pause): not a measurement, so no clock. */
 static void pause_for(const struct mb_p2p_config *c)
@@ -123,7 +110,7 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
     struct mb_timing tm = mb_timing_make(mb_sync_none());
 
     pause_for(c);
-    p2p_barrier(s->comm);
+    mb_dissemination_barrier(s->comm);
     if (b->begin)
         b->begin(s);
     steps(b, s, per_rep * w);
@@ -132,7 +119,7 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
     if (b->begin)
         b->begin(s);
     if (!b->no_barrier_after_warm_up)
-        p2p_barrier(s->comm);
+        mb_dissemination_barrier(s->comm);
     s->messages = 0;
     for (long j = 0; j < k; j++) {
         const long reps = n / k + (j < n % k);
@@ -146,7 +133,7 @@ static void measure(const struct mb_p2p_bench *b, struct mb_p2p_state *s,
     mine[0] = tm.total;
     mine[1] = (double)s->messages;
     pause_for(c);
-    p2p_barrier(s->comm);
+    mb_dissemination_barrier(s->comm);
     mine[2] = cfg->common.check ? (double)check_step(b, s, cfg->common.selftest) : 0.0;
 }
 
@@ -236,6 +223,6 @@ int mb_p2p_run_all(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         if (run_bench(ctx, cfg, &mb_p2p_benchmarks[c->selected[i]], t) != 0)
             return 1;
     /* 2021.11 ends with its barrier before MPI_Finalize (imb_p2p.c finalization). */
-    p2p_barrier(ctx->world);
+    mb_dissemination_barrier(ctx->world);
     return 0;
 }
