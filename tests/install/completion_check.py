@@ -46,7 +46,7 @@ def main():
     expect("mpibench imb-mpi1 -npm", complete(args.completion, ["mpibench", "imb-mpi1", "-npm"], 2),
            ["-npmin"])
     expect("mpibench help imb-", complete(args.completion, ["mpibench", "help", "imb-"], 2),
-           ["imb-ext", "imb-io", "imb-mpi1", "imb-mpi4", "imb-nbc"])
+           ["imb-ext", "imb-io", "imb-mpi1", "imb-mpi4", "imb-nbc", "imb-p2p"])
     expect("IMB-EXT -win_", complete(args.completion, ["IMB-EXT", "-win_"], 1),
            ["-win_disp", "-win_scope"])
     listing = subprocess.run([args.bin, "help"], capture_output=True, text=True, check=True).stdout
