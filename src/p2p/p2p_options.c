@@ -149,7 +149,7 @@ static void show_iter(const struct mb_config *cfg, char *buf, size_t len)
 
 static int msglen_entry(void *user, const char *entry, struct mb_error *err)
 {
-    long long x;
+    long long x = 0;
     int rc = parse_size(entry, "-msglen", &x, err);
     if (rc == 0)
         add_length(user, x);
@@ -203,7 +203,7 @@ static int parse_msglog(struct mb_config *cfg, const char *value, struct mb_erro
 static int parse_msgsz(struct mb_config *cfg, const char *value, struct mb_error *err)
 {
     struct mb_p2p_config *c = settings(cfg);
-    long long x;
+    long long x = 0;
     int rc = parse_size(value, "-msgsz", &x, err);
 
     if (rc == 0) {
