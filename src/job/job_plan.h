@@ -22,7 +22,8 @@ struct mb_job_phase {
     int even;            /* needs an even number of processes (Presta's pairs) */
     int pair;            /* needs at least 2 processes (IMB-EXT's Unidir: origin and target) */
     const char *io_flag; /* the option that takes the scratch directory, or NULL */
-    int samples; /* takes the job's --samples K (rows of timed loops, docs/adr/samples.md) */
+    int samples;  /* takes the job's --samples K (rows of timed loops, docs/adr/samples.md) */
+    int host_cpu; /* measures computation against communication (IMB-NBC's overlap) */
     const char *args[MB_JOB_MODES][MB_JOB_MAX_ARGS]; /* NULL-terminated; "{P}": processes */
     /* The estimate of the phase's duration (mb_job_phase_estimate): the phase's own schedule
      * where it has one - the option whose seconds it runs for (b_eff_io's -T) and that option's
