@@ -78,7 +78,7 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_FULL] = {"Ibcast", "Iallreduce", "Ialltoall"},
               [MB_JOB_SIM] = {"Iallreduce", "-npmin", "{P}", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01"}},
-     .seconds = {8, 2, 120, 2}},
+     .seconds = {3, 2, 15, 2}},
     {.title = "b_eff: effective bandwidth of the whole machine",
      .prog = "b_eff",
      .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},
