@@ -113,7 +113,7 @@ void mb_imb_nbc_calibrate(struct mb_imb_nbc_cpu *c)
     mb_timing_start(&tm);
     mb_imb_nbc_cpu_work(MB_IMB_NBC_CPU_PROBE);
     (void)mb_timing_stop(&tm, 1);
-    /* A clock that did not see it (never on a real one): one product a second is the
-     * smallest count, as 2021.11's max(1, ...) makes it. */
+    /* A clock that did not see it (a simulator that does not time computation): rated as if
+     * the probe took a second, where 2021.11 would divide by zero. */
     mb_imb_nbc_cpu_rate(c, tm.elapsed > 0 ? tm.elapsed : 1.0);
 }
