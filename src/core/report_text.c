@@ -113,3 +113,14 @@ void mb_flush(const struct mb_out *out)
     for (int i = 0; i < out->n; i++)
         mb_sink_flush(out->f[i], out->name[i]);
 }
+
+void mb_footer_line(const struct mb_out *out, long long rows, long long defects, double seconds,
+                    unsigned long long peak_rss)
+{
+    mb_printf(out, "\n\n# mpibench: %lld rows", rows);
+    if (defects >= 0)
+        mb_printf(out, ", %lld defects", defects);
+    mb_printf(out, ", %.1f s, peak memory per process %.1f MB\n", seconds,
+              (double)peak_rss / 1048576.0);
+    mb_flush(out);
+}

@@ -17,6 +17,13 @@ void mb_printf(const struct mb_out *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void mb_flush(const struct mb_out *out);
 
+/* mpibench's closing line after a suite's tables ("# mpibench: N rows, D defects, S s, peak
+ * memory per process M MB"; defects < 0: no data check): IMB 3.1 prints nothing after its last
+ * table (IMB_end_msg in IMB_g_info.c is empty), Intel IMB 2018+ and IMB-P2P "# All processes
+ * entering MPI_Finalize"; this one comment line also marks a run that reached its end. */
+void mb_footer_line(const struct mb_out *out, long long rows, long long defects, double seconds,
+                    unsigned long long peak_rss);
+
 /* The escaping of mb_printf: put_piece(arg, ...) receives text[0..len) in pieces, each control
  * character (core/error.h mb_is_control) replaced by its \xNN form. */
 void mb_escape_each(const char *text, size_t len,

@@ -115,17 +115,3 @@ void mb_imb_header(const struct mb_ctx *ctx, const struct mb_config *cfg,
     }
     mb_flush(out);
 }
-
-/* IMB 3.1 prints nothing after its last table (IMB_end_msg in IMB_g_info.c is empty); the line
- * "# All processes entering MPI_Finalize" came with Intel IMB 2018. mpibench adds one comment
- * line, which also marks a run that reached its end. */
-void mb_imb_footer(const struct mb_ctx *ctx, long long rows, long long defects, double seconds,
-                   unsigned long long peak_rss)
-{
-    mb_printf(&ctx->out, "\n\n# mpibench: %lld rows", rows);
-    if (defects >= 0)
-        mb_printf(&ctx->out, ", %lld defects", defects);
-    mb_printf(&ctx->out, ", %.1f s, peak memory per process %.1f MB\n", seconds,
-              (double)peak_rss / 1048576.0);
-    mb_flush(&ctx->out);
-}

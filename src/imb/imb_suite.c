@@ -126,7 +126,8 @@ int mb_imb_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_
 void mb_imb_suite_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
                          const struct mb_run_end *e)
 {
-    mb_imb_footer(ctx, e->rows, cfg->common.check ? e->defects : -1, e->seconds, e->peak_rss);
+    mb_footer_line(&ctx->out, e->rows, cfg->common.check ? e->defects : -1, e->seconds,
+                   e->peak_rss);
 }
 
 const struct mb_imb_family *const mb_imb_families[] = {&mb_imb_family_mpi1, &mb_imb_family_ext,

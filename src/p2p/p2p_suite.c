@@ -116,12 +116,8 @@ static int p2p_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 static void p2p_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
                        const struct mb_run_end *e)
 {
-    mb_printf(&ctx->out, "\n\n# mpibench: %lld rows", e->rows);
-    if (cfg->common.check)
-        mb_printf(&ctx->out, ", %lld defects", e->defects);
-    mb_printf(&ctx->out, ", %.1f s, peak memory per process %.1f MB\n", e->seconds,
-              (double)e->peak_rss / 1048576.0);
-    mb_flush(&ctx->out);
+    mb_footer_line(&ctx->out, e->rows, cfg->common.check ? e->defects : -1, e->seconds,
+                   e->peak_rss);
 }
 
 const struct mb_suite mb_suite_p2p = {
