@@ -506,6 +506,19 @@ static void show_window_size(const struct mb_config *cfg, char *buf, size_t len)
         .parse = parse_iter_policy, .show = show_iter_policy, .help_default = help_iter_policy     \
     }
 
+/* -zero_size's default is on in every family; --help names the original that has it so. */
+static void help_zero_size(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", mb_imb_family(mb_imb_cfg(cfg))->imb2021 ? "on" : "on, as IMB 3.1");
+}
+
+#define ZERO_SIZE_ROW                                                                              \
+    {                                                                                              \
+        .name = "-zero_size", .kind = MB_OPT_CUSTOM, .offset = IMB(no_zero_size),                  \
+        .metavar = "on|off", .help = "off: no row for length 0", .parse = parse_zero_size,         \
+        .show = show_zero_size, .help_default = help_zero_size                                     \
+    }
+
 static const struct mb_option mpi1_rows[] = {
     MSGLOG_ROW,
     {.name = "-msgsize",
@@ -517,13 +530,7 @@ static const struct mb_option mpi1_rows[] = {
      .show = show_msgsize},
     INCLUDE_ROWS,
     ITER_POLICY_ROW,
-    {.name = "-zero_size",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(no_zero_size),
-     .metavar = "on|off",
-     .help = "off: no row for length 0 (default on, as IMB 3.1)",
-     .parse = parse_zero_size,
-     .show = show_zero_size},
+    ZERO_SIZE_ROW,
     SAME_ROW(S31_ROOT_SHIFT),
     SAME_ROW(S31_SYNC),
     SAME_ROW(S31_IMB_BARRIER),
@@ -565,13 +572,7 @@ static const struct mb_option nbc_rows[] = {
     MSGLOG_ROW,
     INCLUDE_ROWS,
     ITER_POLICY_ROW,
-    {.name = "-zero_size",
-     .kind = MB_OPT_CUSTOM,
-     .offset = IMB(no_zero_size),
-     .metavar = "on|off",
-     .help = "off: no row for length 0 (default on)",
-     .parse = parse_zero_size,
-     .show = show_zero_size},
+    ZERO_SIZE_ROW,
     {.name = "-sync",
      .kind = MB_OPT_CUSTOM,
      .offset = IMB(sync_each),
