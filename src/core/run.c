@@ -362,6 +362,29 @@ static void explain(const struct mb_error *err, const struct mb_tally *tally, in
             *p = ' ';
 }
 
+/* Rank 0's text (also --help) must reach its reader: stdout on a full device or closed is a
+ * run-time error, not a silent success. Agreed, not mb_die: every process is here, and ending
+ * them all by their exit status leaves no MPI_Abort racing the others' MPI_Finalize (Open MPI
+ * 4.1's launcher once hung on that race after --help, and has crashed in its finalize after
+ * an abort). A failure is the run's status only when nothing failed before it. */
+static int flush_agreed(FILE *out, struct mb_error *err, int status, const char *prog,
+                        MPI_Comm world)
+{
+    struct mb_error werr = {MB_ERR_NONE, ""};
+    int rank, wstatus;
+
+    MB_MPI(MPI_Comm_rank(world, &rank));
+    if (rank == 0 && mb_sink_check(out, "standard output", werr.msg, sizeof werr.msg) != 0)
+        werr.kind = MB_ERR_RUNTIME;
+    else if (rank != 0)
+        fflush(out);
+    wstatus = mb_agree(&werr, prog, world);
+    if (wstatus == 0 || status != 0)
+        return status;
+    *err = werr;
+    return wstatus;
+}
+
 int mpibench_run(int argc, char **argv, MPI_Comm comm, FILE *out)
 {
     char why[480];
@@ -492,15 +515,10 @@ int mpibench_run_why(int argc, char **argv, MPI_Comm comm, FILE *out, char *why,
 free_prov:
     mb_provenance_free(&prov);
 done:
+    status = flush_agreed(out, &err, status, ctx.rank == 0 ? cfg.prog : "", ctx.world);
     if (ctx.rank == 0)
         explain(&err, &tally, status, why, why_len);
     mb_config_free(&cfg);
-    /* Rank 0's text (also --help) must reach its reader: stdout on a full device or closed
-     * is a run-time error, not a silent success. */
-    if (ctx.rank == 0)
-        mb_sink_flush(out, "standard output");
-    else
-        fflush(out);
     MB_MPI(MPI_Comm_free(&ctx.world));
     return status;
 }

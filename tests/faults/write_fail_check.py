@@ -46,8 +46,11 @@ def run(cmd, cwd, limit):
     start = time.monotonic()
     try:
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=limit)
-    except subprocess.TimeoutExpired:
-        print(f"FAILED: no exit within {limit} s (hang?)\n{shlex.join(cmd)}")
+    except subprocess.TimeoutExpired as e:
+        said = [x.decode(errors="replace") if isinstance(x, bytes) else (x or "")
+                for x in (e.stdout, e.stderr)]
+        print(f"FAILED: no exit within {limit} s (hang?)\n{shlex.join(cmd)}\n"
+              f"--- stdout\n{said[0][-3000:]}--- stderr\n{said[1][-3000:]}")
         sys.exit(1)
     return proc, time.monotonic() - start
 
@@ -59,7 +62,8 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--size", default="8k", help="tmpfs size for the *-full cases")
-    ap.add_argument("--limit", type=float, default=120)
+    ap.add_argument("--limit", type=float, default=60,
+                    help="seconds; below ctest's TIMEOUT, so that a hang prints what the run said")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
