@@ -22,8 +22,19 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from io_signal_check import rank_pid  # noqa: E402
+from io_signal_check import processes_in, rank_pid  # noqa: E402
 from mbcheck import jsonl_cut_problems  # noqa: E402
+
+
+def process_state(pid):
+    """A process's state letter and where it waits in the kernel, for a failure's report."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        with open(f"/proc/{pid}/wchan") as f:
+            return f"{state} {f.read().strip()}"
+    except OSError:
+        return "gone"
 
 
 def main():
@@ -63,10 +74,14 @@ def main():
         try:
             proc.wait(timeout=opts.limit)
         except subprocess.TimeoutExpired:
+            # What was left, before anything is killed: which processes, in which state.
+            left = [f"{pid} {comm} {process_state(pid)}" for pid, comm, _ in processes_in(cwd)]
             proc.kill()
             proc.wait()
+            reader.join(timeout=5)
             print(f"FAILED: the job did not end within {opts.limit} s of stopping rank "
-                  f"{opts.rank}")
+                  f"{opts.rank} (pid {target})\nprocesses left: {left}\n--- stderr\n"
+                  + "".join(err_lines)[-3000:])
             return 1
         finally:
             try:
