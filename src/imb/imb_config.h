@@ -106,6 +106,9 @@ struct mb_imb_config {
      * -imb_barrier on: IMB's own dissemination barrier instead of MPI_Barrier. The IMB 3.1
      * families run the first two at 3.1's values (mb_imb_defaults) and accept only those. */
     int sync_each, root_shift, imb_barrier;
+    /* -time_cap off: no time-out row for Intel IMB 2021.11's benchmarks (imb_plan.h,
+     * mb_imb_block_time_cap); on (0 here) as the program. */
+    int time_cap_off;
     /* Options accepted at the value IMB 3.1 runs (-sync off, ...): 1 when given. */
     int same_as_31[MB_IMB_N_SAME_AS_31];
 };

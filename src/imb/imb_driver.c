@@ -87,8 +87,10 @@ struct block_run {
     double *kept;           /* this process's samples of the row: time per repetition, usec */
     struct mb_imb_cpu *cpu; /* CPU_Exploit of non-blocking I/O, or NULL */
     const struct mb_imb_nbc_cpu *nbc_cpu; /* IMB-NBC's CPU work, or NULL */
+    double charged;                       /* seconds counted as the block's besides its own */
     struct mb_imb_io_buffers *iobufs;     /* IMB-IO -buf_scope run: the run's buffers, or NULL */
     char label[192];
+    struct mb_stopwatch started; /* the block's start, for 2021.11's time limit (timed_out) */
     /* This process's first failure the block stops on (a.failure): IMB-IO's failed I/O
      * call, IMB-EXT's refused window. */
     struct mb_error fail;
@@ -486,7 +488,8 @@ static void skip_row(struct block_run *r, long long x, enum mb_row_status why,
                                 .window_bytes = -1,
                                 .defects = -1,
                                 .status = why,
-                                .needed_gb = (double)mb_imb_demand_bytes(&r->d) / MB_GB};
+                                .needed_gb = (double)mb_imb_demand_bytes(&r->d) / MB_GB,
+                                .limit_s = mb_imb_block_time_cap(r->b, mb_imb_cfg(r->cfg))};
         emit(r, &row, tally);
     }
 }
@@ -574,8 +577,24 @@ static void measure_nbc(struct block_run *r, long n, struct mine *m)
     m->t = r->b->overlap ? m->t_ovrl : m->t_pure;
 }
 
+/* Whether a block of an Intel IMB 2021.11 benchmark has run out of its time (imb_plan.h,
+ * mb_imb_block_time_cap) on any active process: asked, as 2021.11 asks, before each length
+ * is measured and after its repetitions are chosen (their probes count). */
+static int timed_out(struct block_run *r)
+{
+    const double cap = mb_imb_block_time_cap(r->b, mb_imb_cfg(r->cfg));
+    int out;
+
+    if (cap <= 0)
+        return 0;
+    out = mb_stopwatch_read(&r->started) + r->charged > cap;
+    MB_MPI(MPI_Allreduce(MPI_IN_PLACE, &out, 1, MPI_INT, MPI_MAX, r->g.active));
+    return out;
+}
+
 /* Length lens[k]: its repetitions (the -iter rule, or the -time policy with the counts of the
- * block's earlier lengths), the timed loop(s), the check, the row. */
+ * block's earlier lengths), the timed loop(s), the check, the row. A block out of time gets a
+ * "time-out." row and no more lengths (return 1). */
 static int measure(struct block_run *r, const long long *lens, long *counts, size_t k,
                    struct mb_imb_tally *tally)
 {
@@ -589,6 +608,10 @@ static int measure(struct block_run *r, const long long *lens, long *counts, siz
         n = mb_imb_nbc_row(r->b) ? nbc_time_reps(r, n_rule, lens, counts, k)
                                  : time_reps(r, n_rule, lens, counts, k);
         n_min = mb_imb_time_min_reps(n_rule);
+    }
+    if (timed_out(r)) {
+        skip_row(r, x, MB_ROW_SKIP_TIME, tally);
+        return 1;
     }
     if (mb_imb_nbc_row(r->b)) {
         measure_nbc(r, n, &m);
@@ -886,6 +909,13 @@ static void run_active(struct block_run *r, const struct mb_imb_plan *plan,
                                 .failure = &r->fail,
                                 .io_buffers = r->iobufs,
                                 .fixed_root = !c->root_shift};
+    /* 2021.11 starts a block's clock when its process count is set up, before the first
+     * length's buffers (helper_sync_globals_2). */
+    r->started = mb_stopwatch_start();
+    if (b->overlap && plan->nbc_cpu) {
+        r->charged = plan->nbc_cpu->uncharged_secs; /* the first overlap block's: 2021.11's */
+        plan->nbc_cpu->uncharged_secs = 0;
+    }
     extent(r, lens, nlen);
     if (b->setup_first)
         setup(r, 1);

@@ -19,6 +19,10 @@ enum { MB_IMB_NBC_CPU_PROBE = 250001 };
 struct mb_imb_nbc_cpu {
     long per_sec; /* products a second, from the probe (an int in 2021.11) */
     double mflops;
+    /* The probe's seconds not yet counted in a block's time limit: 2021.11 probes inside the
+     * first overlap block (its first IMB_cpu_exploit call), whose clock then includes it.
+     * The driver charges that block and sets it to 0. */
+    double uncharged_secs;
 };
 
 /* reps products. */

@@ -116,4 +116,5 @@ void mb_imb_nbc_calibrate(struct mb_imb_nbc_cpu *c)
     /* A clock that did not see it (a simulator that does not time computation): rated as if
      * the probe took a second, where 2021.11 would divide by zero. */
     mb_imb_nbc_cpu_rate(c, tm.elapsed > 0 ? tm.elapsed : 1.0);
+    c->uncharged_secs = tm.elapsed;
 }

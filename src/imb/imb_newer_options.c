@@ -345,6 +345,35 @@ NBC_BOOL(root_shift, "-root_shift", "on (the root moves to the next rank every r
 NBC_BOOL(imb_barrier, "-imb_barrier", "on (IMB's own dissemination barrier)", "off (MPI_Barrier)")
 #undef NBC_BOOL
 
+/* ---- -time_cap on|off: Intel IMB 2021.11's time limit per benchmark and process count ----- */
+
+static int parse_time_cap(struct mb_config *cfg, const char *value, struct mb_error *err)
+{
+    int on;
+    if (mb_imb_bool_word(value, &on) != 0)
+        return mb_usage(err, "invalid value '%s' for -time_cap: expected on or off", value);
+    settings(cfg)->time_cap_off = !on;
+    return 0;
+}
+
+static void show_time_cap(const struct mb_config *cfg, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             mb_imb_cfg(cfg)->time_cap_off
+                 ? "off (every length runs)"
+                 : "on (a benchmark out of time ends with a time-out row, as Intel IMB 2021.11)");
+}
+
+/* One row in IMB-MPI1's options (its 2021.11 benchmarks) and IMB-NBC's/IMB-MPI4's. */
+#define TIME_CAP_ROW                                                                               \
+    {                                                                                              \
+        .name = "-time_cap", .kind = MB_OPT_CUSTOM, .offset = IMB(time_cap_off),                   \
+        .metavar = "on|off",                                                                       \
+        .help = "a 2021.11 benchmark ends with a time-out row after (lengths - 1) x -time s "      \
+                "(default on)",                                                                    \
+        .parse = parse_time_cap, .show = show_time_cap                                             \
+    }
+
 /* ---- options accepted only at the value IMB 3.1 already runs ----------------------------- */
 
 struct same_as_31 {
@@ -531,6 +560,7 @@ static const struct mb_option mpi1_rows[] = {
     INCLUDE_ROWS,
     ITER_POLICY_ROW,
     ZERO_SIZE_ROW,
+    TIME_CAP_ROW,
     SAME_ROW(S31_ROOT_SHIFT),
     SAME_ROW(S31_SYNC),
     SAME_ROW(S31_IMB_BARRIER),
@@ -594,6 +624,7 @@ static const struct mb_option nbc_rows[] = {
      .help = "IMB's own dissemination barrier instead of MPI_Barrier (default off)",
      .parse = parse_imb_barrier,
      .show = show_imb_barrier},
+    TIME_CAP_ROW,
     SAME_ROW(S31_MSG_PAUSE),
     REFUSED_2019,
 };

@@ -92,6 +92,19 @@ double mb_imb_time_limit_of(const struct mb_imb_bench *b, const struct mb_imb_co
     return multiple_np(b, c) ? 0 : mb_imb_time_limit(c);
 }
 
+double mb_imb_block_time_cap(const struct mb_imb_bench *b, const struct mb_imb_config *c)
+{
+    const double secs = c->time_limit > 0 ? c->time_limit : MB_IMB_DYNAMIC_SECS;
+    const long span = c->msglog_given ? c->msglog_max - c->msglog_min
+                                      : mb_imb_family(c)->maxmsglog - MB_IMB_MINMSGLOG;
+    const long n_lens = c->lengths ? (long)c->n_lengths : 0;
+    const long times = (n_lens > span ? n_lens : span) - 1;
+
+    if (!b->imb2021 || c->time_cap_off)
+        return 0;
+    return (double)(times > 1 ? times : 1) * secs;
+}
+
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x, int q,
                     const struct mb_imb_config *c)
 {

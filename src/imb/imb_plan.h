@@ -78,6 +78,12 @@ double mb_imb_time_limit(const struct mb_imb_config *c);
 /* ... for one benchmark: 0 where -iter_policy multiple_np (or auto, for a rooted benchmark)
  * sets the counts, which Intel IMB runs without a time cut. */
 double mb_imb_time_limit_of(const struct mb_imb_bench *b, const struct mb_imb_config *c);
+/* The time a block of a benchmark of Intel IMB 2021.11 may take before its next length
+ * prints "time-out." and ends it (helper_IMB_functions.h, helper_time_check): -time's seconds
+ * (10 without it, whatever the policy) times max(the -msglen/-msgsize lengths, max - min of
+ * -msglog) - 1, at least once. 0 for IMB 3.1's benchmarks, which have no such limit, and
+ * under -time_cap off. */
+double mb_imb_block_time_cap(const struct mb_imb_bench *b, const struct mb_imb_config *c);
 
 /* The repetitions at length x on Q processes: the -iter rule (IMB 3.1) or the -iter_policy's. */
 long mb_imb_reps_of(const struct mb_imb_bench *b, enum mb_imb_mode mode, long long x, int q,

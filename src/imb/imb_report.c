@@ -137,6 +137,10 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
     } else if (r->status == MB_ROW_SKIP_INT) {
         mb_printf(out, "%*lld int-overflow.; counts or displacements exceed the MPI int range\n",
                   COL, r->bytes);
+    } else if (r->status == MB_ROW_SKIP_TIME) {
+        /* 2021.11's word for the row (IMB_output.c), then what ran out and how to raise it. */
+        mb_printf(out, "%*lld time-out.; the benchmark's time limit of %g s is over; use -time X "
+                  "to raise it\n", COL, r->bytes, r->limit_s);
     } else {
         const int overlap = b->layout == MB_LAYOUT_OVERLAP || b->layout == MB_LAYOUT_SYNC_OVERLAP;
         if (b->layout != MB_LAYOUT_SYNC && b->layout != MB_LAYOUT_SYNC_OVERLAP)
@@ -239,6 +243,8 @@ void mb_imb_json_row(const struct mb_sink *f, const struct mb_result *r)
     }
     if (r->status == MB_ROW_SKIP_MEMORY)
         mb_jobj_num(&o, "needed_gib", r->needed_gb);
+    if (r->status == MB_ROW_SKIP_TIME)
+        mb_jobj_num(&o, "time_limit_sec", r->limit_s);
     int_or_null(&o, "defects", r->defects);
     mb_jobj_int(&o, "buffer_bytes", (long long)b->mem_bytes);
     mb_jobj_write(&o, f);

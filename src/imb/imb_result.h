@@ -18,7 +18,8 @@ enum mb_layout {
 enum mb_row_status {
     MB_ROW_OK,
     MB_ROW_SKIP_MEMORY, /* buffers would exceed the -mem cap or could not be allocated */
-    MB_ROW_SKIP_INT     /* a count or displacement would not fit an MPI int */
+    MB_ROW_SKIP_INT,    /* a count or displacement would not fit an MPI int */
+    MB_ROW_SKIP_TIME    /* Intel IMB 2021.11's time limit of a block ran out: its last row */
 };
 
 /* One "# Benchmarking" block: a benchmark on one process count. */
@@ -67,11 +68,15 @@ struct mb_result {
     const double *samples;
     long nsamples;
     double needed_gb; /* MB_ROW_SKIP_MEMORY: memory that would be needed */
+    double limit_s;   /* MB_ROW_SKIP_TIME: the block's time limit, seconds */
 };
 
 static inline const char *mb_row_status_name(enum mb_row_status s)
 {
-    return s == MB_ROW_OK ? "ok" : s == MB_ROW_SKIP_MEMORY ? "skipped-memory" : "skipped-int";
+    return s == MB_ROW_OK            ? "ok"
+           : s == MB_ROW_SKIP_MEMORY ? "skipped-memory"
+           : s == MB_ROW_SKIP_INT    ? "skipped-int"
+                                     : "skipped-time";
 }
 
 /* -time left the row with fewer repetitions than its minimum: the printers add a warning. */

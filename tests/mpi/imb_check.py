@@ -74,12 +74,16 @@ class Family:
     def __init__(self, name, bench, part, msgs=1000, nonaggr=100, vol_mb=40, maxlog=22,
                  npmin=2, aggregate=(), nonaggr_only=(), aggregate_only=(), overlap=(),
                  single_q=2, collective_bw=False, len_unit=1, named_only=None,
-                 method="IMB 3.1", overlap_over=min, iter_policy=None, decimal=True):
+                 method="IMB 3.1", overlap_over=min, iter_policy=None, decimal=True,
+                 capped=None):
         # named_only: benchmarks that run only when named, after the default ones in --help,
         # their Mbytes/sec in 10^6 bytes/s (Intel IMB 2021.11's additions to IMB-MPI1).
         self.name, self.order, self.part = name, list(bench), part
         self.bench = {**bench, **(named_only or {})}
         self.decimal = set(named_only or ()) if decimal else set()
+        # The benchmarks with Intel IMB 2021.11's time limit per block (a "time-out." row);
+        # by default the named-only ones (IMB-MPI1's 2021.11 additions).
+        self.capped = set(named_only or ()) if capped is None else set(capped)
         # The methodology the header names; the overlap's denominator (IMB 3.1's guide
         # 4.2.5.2: min(t_pure, t_CPU); Intel IMB 2021.11's IMB-NBC: max); the repetition
         # policy without -iter_policy (2021.11: dynamic, a 10 s limit).
@@ -104,7 +108,7 @@ class Family:
         return ["aggregate"] if name in self.aggregate_only else [None]
 
 
-MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part", named_only=IMB2021)  # BENCH's order: a default run's
+MPI1 = Family("IMB-MPI1", BENCH, "MPI-1 part", named_only=IMB2021, capped=IMB2021)  # BENCH's order: a default run's
 
 HEADS = {
     "time_bw": ["#bytes", "#repetitions", "t[usec]", "Mbytes/sec"],
@@ -176,7 +180,7 @@ class Invocation:
                    "-map", "-input", "--json", "--output-dir", "--timeout", "--info",
                    "--dir", "--file", "--cpu-secs", "-t_cpu", "-t_cpu_rule", "-alloc", "-warm_up",
                    "-win_disp", "-win_scope", "-buf_scope", "-buf_fill", "-prime", "-time_rule",
-                   "-order", "-thread_level",
+                   "-order", "-thread_level", "-time_cap",
                    "--thread-level", "--samples", "-msglog", "-msgsize", "-include", "-exclude",
                    "-iter_policy", "-zero_size", "-window_size", "-sync", "-root_shift",
                    "-imb_barrier", "-data_type", "-red_data_type", "-contig_type", "-msg_pause",
@@ -189,6 +193,8 @@ class Invocation:
         self.multi = None
         self.msgs, self.vol, self.nonaggr = fam.msgs, fam.vol, fam.nonaggr
         self.time_limit = None
+        self.time_given = None  # -time as given: 2021.11's block limit counts in its seconds
+        self.time_cap = True    # -time_cap
         self.mem = None
         self.lengths = None
         self.rows = self.cols = 0
@@ -221,7 +227,9 @@ class Invocation:
                     if len(parts) > 2:
                         self.nonaggr = parts[2]
                 elif a == "-time":
-                    self.time_limit = float(v)
+                    self.time_limit = self.time_given = float(v)
+                elif a == "-time_cap":
+                    self.time_cap = v in ("on", "yes", "true", "enable", "1")
                 elif a == "-mem":
                     self.mem = float(v)
                 elif a == "-msglen":
@@ -294,6 +302,16 @@ class Invocation:
             jsonl = "run.jsonl"
         if self.output_dir and not self.json:
             self.json = os.path.join(self.output_dir, jsonl)
+
+    def cap(self, name):
+        """Seconds a block of name may take before 2021.11 ends it with a time-out row
+        (helper_time_check): -time's (10 without it) times max(the -msglen/-msgsize lengths,
+        max - min of -msglog) - 1, at least 1; None where there is no such limit."""
+        if name not in self.fam.capped or not self.time_cap:
+            return None
+        span = self.msglog[1] - self.msglog[0] if self.msglog else self.fam.maxlog
+        n = len(self.lengths) if self.lengths else 0
+        return max(max(n, span) - 1, 1) * (self.time_given or 10.0)
 
     def reps(self, name, mode, x, q=None):
         """Repetitions at length x (5.2.8): MSGS_NONAGGR replaces MSGSPERSAMPLE in
@@ -508,13 +526,36 @@ def check_blocks(inv, blocks, skips, opts):
         # Rows: one per length (per group with -multi 1), lengths and repetitions by the rules.
         lens = lengths_for(fam, name, inv.lengths, inv.msglog, inv.zero)
         per_len = groups if multi == 1 else 1
-        if len(blk["rows"]) != len(lens) * per_len:
+        # 2021.11's time limit may end a block early: its last row (one per group) says
+        # "time-out." and names the limit; nothing follows it.
+        timed_out = bool(blk["rows"]) and "time-out." in blk["rows"][-1]
+        if timed_out:
+            cap = inv.cap(name)
+            if cap is None:
+                fail(f"{shown} on {q}: a time-out row, but {name} has no time limit here")
+            n = len(blk["rows"])
+            if n % per_len or n > len(lens) * per_len or \
+                    any("time-out." not in l for l in blk["rows"][n - per_len:]) or \
+                    any("time-out." in l for l in blk["rows"][:n - per_len]):
+                fail(f"{shown} on {q}: time-out rows not the block's last row(s): {blk['rows']}")
+            inv.time_outs.append(cap)
+        elif len(blk["rows"]) != len(lens) * per_len:
             fail(f"{shown} on {q}: {len(blk['rows'])} rows, expected {len(lens) * per_len}")
         for k, line in enumerate(blk["rows"]):
             x = lens[k // per_len]
             rec = {"name": name, "shown": shown, "q": q, "groups": groups, "layout": layout,
                    "group": (k % per_len) if multi == 1 else None, "bytes": x, "line": line,
                    "mode": mode}
+            if "time-out." in line:
+                got_x = int(line[COL * (multi == 1):][:COL])
+                want = (f" time-out.; the benchmark's time limit of {inv.cap(name):g} s is over; "
+                        "use -time X to raise it")
+                if got_x != x or line[COL * ((multi == 1) + 1):] != want:
+                    fail(f"{shown}: time-out row {line!r}, expected {x} bytes and {want!r}")
+                rec["status"] = "skipped-time"
+                rec["limit"] = inv.cap(name)
+                rows_out.append(rec)
+                continue
             if "out-of-mem." in line or "int-overflow." in line:
                 if not opts.allow_skips:
                     fail(f"{shown}: unexpected skipped row {line!r}")
@@ -606,6 +647,8 @@ def check_json(path, rows, status, schema_path, suite="IMB-MPI1"):
         if r.get("mode") != t["mode"] or r["suite"] != suite:
             fail(f"JSON record {r} has mode {r.get('mode')} / suite {r['suite']}, "
                  f"expected {t['mode']} / {suite}")
+        if t["status"] == "skipped-time" and r.get("time_limit_sec") != t["limit"]:
+            fail(f"JSON time_limit_sec {r.get('time_limit_sec')}, expected {t['limit']}")
         if t["status"] != "ok":
             continue
         if r["repetitions"] != t["reps"]:
@@ -676,20 +719,27 @@ def check_run(run, fam=MPI1):
         if len(said) != 1 or not re.search(opts.stopped, said[0]):
             fail(f"expected one '# stopped: ' line matching {opts.stopped!r}, found {said}")
         return f"stopped: {said[0][:120]}, {run.elapsed:.1f} s"
+    inv.time_outs = []
     rows = check_blocks(inv, blocks, skips, opts)
+    # A block ended by its time limit ran at least that long: the run too.
+    if inv.time_outs and run.elapsed < max(inv.time_outs):
+        fail(f"a time-out row after {max(inv.time_outs):g} s, but the run took {run.elapsed:.2f} s")
+    if opts.require_time_outs and not inv.time_outs:
+        fail("expected a time-out row, found none")
     defects = sum(r.get("defects", 0) for r in rows)
     if inv.check and opts.expect_defects and defects == 0:
         fail("--check-selftest: no defects reported")
     if inv.check and not opts.expect_defects and defects != 0:
         fail(f"{defects} defects reported")
-    nskip = sum(r["status"] != "ok" for r in rows)
+    nskip = sum(r["status"] not in ("ok", "skipped-time") for r in rows)
     if opts.require_skips and nskip == 0:
         fail("expected out-of-mem rows, found none")
     if inv.json:
         if not opts.schema:
             fail("--json used but no --schema given")
         check_json(inv.json, rows, opts.status, opts.schema, fam.name)
-    return f"{len(blocks)} blocks, {len(rows)} rows ({nskip} skipped), {run.elapsed:.1f} s"
+    timed = f", {len(inv.time_outs)} timed out" if inv.time_outs else ""
+    return f"{len(blocks)} blocks, {len(rows)} rows ({nskip} skipped{timed}), {run.elapsed:.1f} s"
 
 
 def add_options(ap):
@@ -698,6 +748,8 @@ def add_options(ap):
                     help="some rows must report defects (--check-selftest)")
     ap.add_argument("--allow-skips", action="store_true", help="out-of-mem rows are expected")
     ap.add_argument("--require-skips", action="store_true", help="at least one out-of-mem row")
+    ap.add_argument("--require-time-outs", action="store_true",
+                    help="at least one block ended by Intel IMB 2021.11's time limit")
     ap.add_argument("--stopped", metavar="REGEX",
                     help="the run stops on an agreed failure: one '# stopped: ' line matching "
                          "REGEX, no row checks")
