@@ -139,8 +139,10 @@ void mb_imb_text_row(const struct mb_out *out, const struct mb_result *r)
                   COL, r->bytes);
     } else if (r->status == MB_ROW_SKIP_TIME) {
         /* 2021.11's word for the row (IMB_output.c), then what ran out and how to raise it. */
-        mb_printf(out, "%*lld time-out.; the benchmark's time limit of %g s is over; use -time X "
-                  "to raise it\n", COL, r->bytes, r->limit_s);
+        mb_printf(out,
+                  "%*lld time-out.; the benchmark's time limit of %g s is over; use -time X "
+                  "to raise it\n",
+                  COL, r->bytes, r->limit_s);
     } else {
         const int overlap = b->layout == MB_LAYOUT_OVERLAP || b->layout == MB_LAYOUT_SYNC_OVERLAP;
         if (b->layout != MB_LAYOUT_SYNC && b->layout != MB_LAYOUT_SYNC_OVERLAP)
