@@ -27,14 +27,16 @@ struct mb_imb_nbc_loop {
 
 /* This process's figures of one length, seconds per repetition. */
 struct mb_imb_nbc_times {
-    double t_pure; /* start and wait, timed one repetition at a time */
+    double t_pure; /* start and wait */
     double t_ovrl; /* start, CPU work, wait; 0 without overlap */
     double t_cpu;  /* the CPU work inside t_ovrl */
 };
 
-/* n repetitions timed one at a time: start and wait (t_pure); then, for a row with overlap,
- * CPU work sized to this t_pure (mb_imb_nbc_cpu_reps, run once untimed as 2021.11's
- * initialisation call does) and n repetitions of start, work, wait (t_ovrl, t_cpu). */
+/* n repetitions of start and wait (t_pure); then, for a row with overlap, CPU work sized to
+ * this t_pure (mb_imb_nbc_cpu_reps, run once untimed as 2021.11's initialisation call does)
+ * and n repetitions of start, work, wait (t_ovrl, t_cpu). Timed one repetition at a time, the
+ * -sync barrier after each - but the barrier rows (Ibarrier, Barrier_persist) loop by loop,
+ * without barriers between repetitions, as 2021.11 times them. */
 void mb_imb_nbc_measure(const struct mb_imb_nbc_loop *l, long n, struct mb_imb_nbc_times *t);
 
 /* The CPU work's rate probe, timed (2021.11 runs it at its first overlap benchmark). */
