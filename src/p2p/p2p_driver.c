@@ -169,6 +169,15 @@ static int run_bench(const struct mb_ctx *ctx, const struct mb_config *cfg,
     }
     /* No more samples than the repetitions of any length can give. */
     k = mb_config_samples(cfg) < most ? mb_config_samples(cfg) : most;
+    /* Armed from here on: the buffers are agreed collectively after rank 0 has printed the
+     * block's title, so a process stopped there would otherwise leave the others waiting
+     * unwatched (p2p.watchdog_stop_rank0 hung so with MPICH). */
+    {
+        char label[160];
+        snprintf(label, sizeof label, "IMB-P2P %s on %d processes (setting up)", b->name,
+                 ctx->size);
+        mb_watchdog_arm(ctx->wd, label);
+    }
     stride = 3 + (int)k;
     if (ctx->rank == 0) {
         mb_p2p_text_block(ctx, b, &s, cfg);
@@ -222,7 +231,10 @@ int mb_p2p_run_all(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     for (size_t i = 0; i < c->n_selected; i++)
         if (run_bench(ctx, cfg, &mb_p2p_benchmarks[c->selected[i]], t) != 0)
             return 1;
-    /* 2021.11 ends with its barrier before MPI_Finalize (imb_p2p.c finalization). */
+    /* 2021.11 ends with its barrier before MPI_Finalize (imb_p2p.c finalization); watched, as
+     * every wait on the other processes is. */
+    mb_watchdog_arm(ctx->wd, "IMB-P2P (finishing)");
     mb_dissemination_barrier(ctx->world);
+    mb_watchdog_disarm(ctx->wd);
     return 0;
 }
