@@ -299,23 +299,28 @@ static void show_iter_policy(const struct mb_config *cfg, char *buf, size_t len)
     }
 }
 
-/* ---- -zero_size on|off (IMB-MPI1) ----------------------------------------------------- */
+/* ---- the on|off options in Intel's words --------------------------------------------------- */
 
-static int parse_zero_size(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    int on;
-    if (mb_imb_bool_word(value, &on) != 0)
-        return mb_usage(err, "invalid value '%s' for -zero_size: expected on or off", value);
-    settings(cfg)->no_zero_size = !on;
-    return 0;
-}
+/* parse_NAME and show_NAME of an on|off option kept in field - which says "off" when inverted
+ * (a zero field is then the default, on). */
+#define ONOFF_OPTION(name, field, inverted, opt, on_text, off_text)                                \
+    static int parse_##name(struct mb_config *cfg, const char *value, struct mb_error *err)        \
+    {                                                                                              \
+        int on;                                                                                    \
+        if (mb_imb_bool_word(value, &on) != 0)                                                     \
+            return mb_usage(err, "invalid value '%s' for " opt ": expected on or off", value);     \
+        settings(cfg)->field = (inverted) ? !on : on;                                              \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static void show_##name(const struct mb_config *cfg, char *buf, size_t len)                    \
+    {                                                                                              \
+        const int on = (inverted) ? !mb_imb_cfg(cfg)->field : mb_imb_cfg(cfg)->field;              \
+        snprintf(buf, len, "%s", on ? on_text : off_text);                                         \
+    }
 
-static void show_zero_size(const struct mb_config *cfg, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s",
-             mb_imb_cfg(cfg)->no_zero_size ? "off (no row for length 0)"
-                                           : "on (a row for length 0, IMB 3.1)");
-}
+/* -zero_size (IMB-MPI1, IMB-NBC). */
+ONOFF_OPTION(zero_size, no_zero_size, 1, "-zero_size", "on (a row for length 0, IMB 3.1)",
+             "off (no row for length 0)")
 
 /* The policy without -iter_policy: the family's original's. */
 static void help_iter_policy(const struct mb_config *cfg, char *buf, size_t len)
@@ -327,42 +332,20 @@ static void help_iter_policy(const struct mb_config *cfg, char *buf, size_t len)
 
 /* ---- IMB-NBC's -sync, -root_shift, -imb_barrier (Intel IMB 2021.11's meanings) ---------- */
 
-#define NBC_BOOL(field, opt, on_text, off_text)                                                    \
-    static int parse_##field(struct mb_config *cfg, const char *value, struct mb_error *err)       \
-    {                                                                                              \
-        if (mb_imb_bool_word(value, &settings(cfg)->field) != 0)                                   \
-            return mb_usage(err, "invalid value '%s' for " opt ": expected on or off", value);     \
-        return 0;                                                                                  \
-    }                                                                                              \
-    static void show_##field(const struct mb_config *cfg, char *buf, size_t len)                   \
-    {                                                                                              \
-        snprintf(buf, len, "%s", mb_imb_cfg(cfg)->field ? on_text : off_text);                     \
-    }
-NBC_BOOL(sync_each, "-sync", "on (a barrier after every repetition, each timed alone)",
-         "off (no barrier between repetitions, each timed alone)")
-NBC_BOOL(root_shift, "-root_shift", "on (the root moves to the next rank every repetition)",
-         "off (the root is rank 0)")
-NBC_BOOL(imb_barrier, "-imb_barrier", "on (IMB's own dissemination barrier)", "off (MPI_Barrier)")
-#undef NBC_BOOL
+ONOFF_OPTION(sync_each, sync_each, 0, "-sync",
+             "on (a barrier after every repetition, each timed alone)",
+             "off (no barrier between repetitions, each timed alone)")
+ONOFF_OPTION(root_shift, root_shift, 0, "-root_shift",
+             "on (the root moves to the next rank every repetition)", "off (the root is rank 0)")
+ONOFF_OPTION(imb_barrier, imb_barrier, 0, "-imb_barrier", "on (IMB's own dissemination barrier)",
+             "off (MPI_Barrier)")
 
 /* ---- -time_cap on|off: Intel IMB 2021.11's time limit per benchmark and process count ----- */
 
-static int parse_time_cap(struct mb_config *cfg, const char *value, struct mb_error *err)
-{
-    int on;
-    if (mb_imb_bool_word(value, &on) != 0)
-        return mb_usage(err, "invalid value '%s' for -time_cap: expected on or off", value);
-    settings(cfg)->time_cap_off = !on;
-    return 0;
-}
-
-static void show_time_cap(const struct mb_config *cfg, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s",
-             mb_imb_cfg(cfg)->time_cap_off
-                 ? "off (every length runs)"
-                 : "on (a benchmark out of time ends with a time-out row, as Intel IMB 2021.11)");
-}
+ONOFF_OPTION(time_cap, time_cap_off, 1, "-time_cap",
+             "on (a benchmark out of time ends with a time-out row, as Intel IMB 2021.11)",
+             "off (every length runs)")
+#undef ONOFF_OPTION
 
 /* One row in IMB-MPI1's options (its 2021.11 benchmarks) and IMB-NBC's/IMB-MPI4's. */
 #define TIME_CAP_ROW                                                                               \
