@@ -374,10 +374,10 @@ static int flush_agreed(FILE *out, struct mb_error *err, int status, const char 
     int rank, wstatus;
 
     MB_MPI(MPI_Comm_rank(world, &rank));
-    if (rank == 0 && mb_sink_check(out, "standard output", werr.msg, sizeof werr.msg) != 0)
-        werr.kind = MB_ERR_RUNTIME;
-    else if (rank != 0)
+    if (rank != 0)
         fflush(out);
+    else if (mb_sink_check(out, "standard output", werr.msg, sizeof werr.msg) != 0)
+        werr.kind = MB_ERR_RUNTIME;
     wstatus = mb_agree(&werr, prog, world);
     if (wstatus == 0 || status != 0)
         return status;
