@@ -56,6 +56,15 @@ two decimals: 0.04 against 0.05 us is a ratio of 0.8 that the printed figures ca
 "OUT" otherwise. mpibench's own A/A range is printed too. --from-raw prints the table of
 an earlier run again from its --raw file (e.g. after a change of these rules).
 
+--relinked DIR (Intel IMB 2021.11's suites): every round also runs the original's second build,
+from bench/originals/build.sh -a 64 (the same source and flags, every function on a 64-byte
+boundary), twice: O M R O M R, rotated by one per round. Upstream builds IMB 2021.11 at -O0,
+where a short loop's speed follows where the linker put it: 2021.11's one CPU-work product took
+0.26 us in its IMB-MPI4 binary and 0.24 in its IMB-NBC, the same function. Its column is the
+relinked original against mpibench, its A/A the pair R1/R2. "build", after "noise": a cell
+outside the noise band that is "ok" by the first rule against the relinked build - two builds
+of the original's one source differ by what separates it from mpibench.
+
 IMB rows are matched by position in the length list both programs get (-msglen), not by the
 printed length: IMB 3.1 rounds lengths up to whole floats where mpibench may not (then both
 printed lengths are kept in the row). The figure compared is what IMB's table leads with: t
@@ -73,7 +82,7 @@ Usage: python3 bench/side_by_side.py --build BUILD_DIR [--originals DIR] [--roun
                      imb-p2p,imb-ext,imb-io,b_eff,b_eff_io,presta]
            [--np 2,4]
            [--imb2021] [--io-benchmarks all] [--beff-memory MIB] [--beff-full] [--beffio-T S]
-           [--scratch DIR] [--out table.md] [--raw raw.json]
+           [--scratch DIR] [--relinked DIR] [--out table.md] [--raw raw.json]
 
 Python's standard library only; nothing here is shared with mpibench.
 """
@@ -249,9 +258,10 @@ def to_rows(parsed, kind="t"):
 class Suite:
     """One comparison: a name, a process count, the two command lines and their parsers."""
 
-    def __init__(self, name, np, note, orig, mine, timeout=900):
+    def __init__(self, name, np, note, orig, mine, timeout=900, relinked=None):
         self.name, self.np, self.note = name, np, note
         self.orig, self.mine, self.timeout = orig, mine, timeout
+        self.relinked = relinked  # the original's other build (--relinked), or None
 
 
 def mpirun(ctx, np, io=False):
@@ -293,33 +303,40 @@ def imb_suites(ctx, opts):
             return to_rows(imb_json(js, lengths))
         return orig, mine
 
+    def relinked(family, np, benches, d2021):
+        """The same run of the original's other build (--relinked), or None."""
+        d = ctx["relinked"]("imb2021")
+        exe = os.path.join(d, family) if d else None
+        if d and not os.path.exists(exe):
+            ctx["skipped"].append(f"relinked {family}: {exe} is missing")
+        return imb(family, np, benches, exe)[0] if d and os.path.exists(exe) else None
+
+    def suite2021(name, family, np, benches, d2021):
+        o, m = imb(family, np, benches, os.path.join(d2021, family))
+        return Suite(name, np, "", o, m, relinked=relinked(family, np, benches, d2021))
+
     if "imb-mpi1" in opts.suites and orig_dir:
         for np in ctx["nps"]:
             o, m = imb("IMB-MPI1", np, [], os.path.join(orig_dir, "IMB-MPI1"))
             out.append(Suite("IMB-MPI1", np, "", o, m))
     d2021 = ctx["orig"]("imb2021") if "imb-mpi1-2021" in opts.suites else None
     for np in ctx["nps"] if d2021 else []:
-        o, m = imb("IMB-MPI1", np, list(IMB2021_MPI1), os.path.join(d2021, "IMB-MPI1"))
-        out.append(Suite("IMB-MPI1 2021", np, "", o, m))
+        out.append(suite2021("IMB-MPI1 2021", "IMB-MPI1", np, list(IMB2021_MPI1), d2021))
     d2021 = ctx["orig"]("imb2021")
     for np in ctx["nps"] if d2021 and "imb-nbc" in opts.suites else []:
-        o, m = imb("IMB-NBC", np, [], os.path.join(d2021, "IMB-NBC"))
-        out.append(Suite("IMB-NBC", np, "", o, m))
+        out.append(suite2021("IMB-NBC", "IMB-NBC", np, [], d2021))
     for np in ctx["nps"] if d2021 and "imb-nbc-pure" in opts.suites else []:
         pure = [n + "_pure" for n in NBC]
-        o, m = imb("IMB-NBC", np, pure, os.path.join(d2021, "IMB-NBC"))
-        out.append(Suite("IMB-NBC _pure", np, "", o, m))
+        out.append(suite2021("IMB-NBC _pure", "IMB-NBC", np, pure, d2021))
     mpi4 = d2021 and os.path.exists(os.path.join(d2021, "IMB-MPI4"))
     if not mpi4 and ({"imb-mpi4", "imb-mpi4-pure"} & opts.suites):
         ctx["skipped"].append("IMB-MPI4: no 2021.11 IMB-MPI4 for this MPI (no MPI-4 persistent "
                               "collectives)")
     for np in ctx["nps"] if mpi4 and "imb-mpi4" in opts.suites else []:
-        o, m = imb("IMB-MPI4", np, [], os.path.join(d2021, "IMB-MPI4"))
-        out.append(Suite("IMB-MPI4", np, "", o, m))
+        out.append(suite2021("IMB-MPI4", "IMB-MPI4", np, [], d2021))
     for np in ctx["nps"] if mpi4 and "imb-mpi4-pure" in opts.suites else []:
         named = ["Allgather_persist"] + [n + "_persist_pure" for n in MPI4]
-        o, m = imb("IMB-MPI4", np, named, os.path.join(d2021, "IMB-MPI4"))
-        out.append(Suite("IMB-MPI4 named", np, "", o, m))
+        out.append(suite2021("IMB-MPI4 named", "IMB-MPI4", np, named, d2021))
     for np in ctx["nps"] if d2021 and "imb-p2p" in opts.suites else []:
         out.append(p2p_suite(ctx, np, os.path.join(d2021, "IMB-P2P"), lens, lfile))
     if "imb-ext" in opts.suites and orig_dir:
@@ -361,8 +378,11 @@ def p2p_suite(ctx, np, origexe, lens, lfile):
         os.makedirs(cwd, exist_ok=True)
         text, _ = run(mpirun(ctx, np) + [exe, "-msglen", lfile], cwd, 1800)
         return to_rows(imb_text(text, lens))
+    d = ctx["relinked"]("imb2021")
+    other = os.path.join(d, "IMB-P2P") if d else None
     return Suite("IMB-P2P", np, "", lambda w: run_p2p(origexe, w, "o"),
-                 lambda w: run_p2p(os.path.join(ctx["build"], "IMB-P2P"), w, "m"))
+                 lambda w: run_p2p(os.path.join(ctx["build"], "IMB-P2P"), w, "m"),
+                 relinked=(lambda w: run_p2p(other, w, "r")) if d else None)
 
 
 def beff_suite(ctx, opts):
@@ -635,22 +655,28 @@ def alike_cells(rows_a, rows_b):
 
 def round_cells(res):
     """One round's cells from its four runs (res = {"O": [O1, O2], "M": [M1, M2]}, each
-    {row key: (figure, kind, length)}): the A/B ratios, both A/A ratios and the runs themselves
-    (for --raw); and the benchmarks only one program printed."""
+    {row key: (figure, kind, length)}; with --relinked also "R": [R1, R2]): the A/B ratios,
+    the A/A ratios, the relinked original's ratios to mpibench and the runs themselves (for
+    --raw); and the benchmarks only one program printed."""
+    def both(x1, x2):
+        return {k: (gmean([x1[k][0], x2[k][0]]),) + tuple(x1[k][1:]) for k in x1 if k in x2}
     o1, o2 = res["O"]
     m1, m2 = res["M"]
-    both_o = {k: (gmean([o1[k][0], o2[k][0]]),) + tuple(o1[k][1:]) for k in o1 if k in o2}
-    both_m = {k: (gmean([m1[k][0], m2[k][0]]),) + tuple(m1[k][1:]) for k in m1 if k in m2}
+    both_o, both_m = both(o1, o2), both(m1, m2)
     missing = {k[0] for k in set(both_o) ^ set(both_m)}
     # A cell is alike in a round when every run of the original and of mpibench printed it
     # within one unit of the last place of each other.
     alike = set.intersection(*[alike_cells(o, m) for o in (o1, o2) for m in (m1, m2)])
-    return ({"ab": {c: gmean(v) for c, v in cells_of(both_o, both_m).items()},
+    cells = {"ab": {c: gmean(v) for c, v in cells_of(both_o, both_m).items()},
              "alike": alike,
              "aa_o": {c: gmean(v) for c, v in cells_of(o2, o1).items()},
              "aa_m": {c: gmean(v) for c, v in cells_of(m2, m1).items()},
-             "raw": {"O": [list(map(list, x.items())) for x in res["O"]],
-                     "M": [list(map(list, x.items())) for x in res["M"]]}}, missing)
+             "raw": {who: [list(map(list, x.items())) for x in res[who]] for who in res}}
+    if res.get("R"):
+        r1, r2 = res["R"]
+        cells["ab_r"] = {c: gmean(v) for c, v in cells_of(both(r1, r2), both_m).items()}
+        cells["aa_r"] = {c: gmean(v) for c, v in cells_of(r2, r1).items()}
+    return cells, missing
 
 
 def from_raw(path):
@@ -662,7 +688,7 @@ def from_raw(path):
         per_round, missing = [], set()
         for rnd in s["rounds"]:
             res = {who: [{tuple(k): tuple(v) for k, v in run} for run in rnd[who]]
-                   for who in ("O", "M")}
+                   for who in ("O", "M", "R") if who in rnd}
             cells, miss = round_cells(res)
             per_round.append(cells)
             missing |= miss
@@ -673,17 +699,19 @@ def from_raw(path):
 def run_suite(suite, rounds, work, log):
     per_round = []
     missing = set()
+    progs = {"O": (suite.orig, "original"), "M": (suite.mine, "mpibench"),
+             "R": (suite.relinked, "original relinked")}
     for k in range(rounds):
-        order = ["O", "M", "O", "M"]
-        order = order[k % 4:] + order[:k % 4]
-        res = {"O": [], "M": []}
+        order = ["O", "M", "R"] * 2 if suite.relinked else ["O", "M"] * 2
+        order = order[k % len(order):] + order[:k % len(order)]
+        res = {who: [] for who in order}
         for who in order:
             d = tempfile.mkdtemp(dir=work)
             try:
                 t0 = time.monotonic()
-                rows = (suite.orig if who == "O" else suite.mine)(d)
+                rows = progs[who][0](d)
                 res[who].append(rows)
-                prog = "original" if who == "O" else "mpibench"
+                prog = progs[who][1]
                 log(f"    {suite.name} np {suite.np} round {k + 1} {prog}: {len(rows)} figures, "
                     f"{time.monotonic() - t0:.1f} s, load {os.getloadavg()[0]:.1f}")
             finally:
@@ -705,23 +733,31 @@ def fmt_range(vals):
 CLASS_ORDER = {"-": 0, "0 B": 1, "small": 2, "medium": 3, "large": 4}
 
 
-def verdict_of(med, aa_o, aa_m, alike=False):
+def verdict_of(med, aa_o, aa_m, alike=False, med_r=None, aa_r=()):
     """"ok": the median lies within the original's A/A range or 0.90-1.10, whichever is wider;
     "noise": it lies outside that but within the symmetric band of both programs' A/A ratios
     (the widest of them, either way round); "OUT": neither. A cell not "ok" whose figures were
     printed alike in every round (alike) is "digits", before "noise" or "OUT": its ratio
-    says nothing."""
+    says nothing. "build", after "noise": against the original's relinked build (med_r, its
+    A/A aa_r) the cell is "ok" by the first rule: two builds of the original's one source
+    differ by what separates it from mpibench."""
     if min(aa_o + [0.9]) <= med <= max(aa_o + [1.1]):
         return "ok"
     if alike:
         return "digits"
     wide = max([max(r, 1 / r) for r in aa_o + aa_m] + [1.1])
-    return "noise" if 1 / wide <= med <= wide else "OUT"
+    if 1 / wide <= med <= wide:
+        return "noise"
+    if med_r is not None and min(list(aa_r) + [0.9]) <= med_r <= max(list(aa_r) + [1.1]):
+        return "build"
+    return "OUT"
 
 
 def table(results):
+    relinked = any("ab_r" in r for _s, per_round, _m in results for r in per_round)
     lines = ["| suite | np | benchmark | size class | ratio (median) | rounds | A/A original | "
-             "A/A mpibench | within |", "|---|---|---|---|---|---|---|---|---|"]
+             "A/A mpibench | " + ("relinked original (median) | " if relinked else "")
+             + "within |", "|---|---|---|---|---|---|---|---|---|" + ("---|" if relinked else "")]
     outside, noise = [], []
     counts = {}
     for suite, per_round, _missing in results:
@@ -736,11 +772,17 @@ def table(results):
             if not ab:
                 continue
             med = statistics.median(ab)
-            verdict = verdict_of(med, aa_o, aa_m, all(c in r["alike"] for r in per_round))
+            ab_r = [r["ab_r"].get(c) for r in per_round if r.get("ab_r", {}).get(c)]
+            aa_r = [r["aa_r"].get(c) for r in per_round if r.get("aa_r", {}).get(c)]
+            med_r = statistics.median(ab_r) if ab_r else None
+            verdict = verdict_of(med, aa_o, aa_m, all(c in r["alike"] for r in per_round),
+                                 med_r, aa_r)
             ok = verdict != "OUT"
             label = c[0] if c[1] == suite.np else f"{c[0]} ({c[1]} active)"
             row = (f"| {suite.name} | {suite.np} | {label} | {c[2]} | {med:.2f} | {fmt_range(ab)} | "
-                   f"{fmt_range(aa_o)} | {fmt_range(aa_m)} | {verdict} |")
+                   f"{fmt_range(aa_o)} | {fmt_range(aa_m)} | "
+                   + ((f"{med_r:.2f} | " if med_r else "- | ") if relinked else "")
+                   + f"{verdict} |")
             lines.append(row)
             tally = counts.setdefault((suite.name, suite.np), {})
             tally[verdict] = tally.get(verdict, 0) + 1
@@ -753,14 +795,18 @@ def table(results):
 
 def summary(counts, outside, noise):
     """The cells per suite and verdict, and the closing line."""
-    out = ["", "| suite | np | cells | ok | noise | digits | OUT |", "|---|---|---|---|---|---|---|"]
+    verdicts = ["ok", "noise", "digits"] + (
+        ["build"] if any("build" in t for t in counts.values()) else []) + ["OUT"]
+    out = ["", "| suite | np | cells | " + " | ".join(verdicts) + " |",
+           "|---|---|---|" + "---|" * len(verdicts)]
     for (name, np), t in counts.items():
         out.append(f"| {name} | {np} | {sum(t.values())} | "
-                   + " | ".join(str(t.get(v, 0)) for v in ("ok", "noise", "digits", "OUT")) + " |")
+                   + " | ".join(str(t.get(v, 0)) for v in verdicts) + " |")
     out.append("")
     out.append(f"{len(outside)} of {sum(sum(t.values()) for t in counts.values())} cells outside "
                f"every band; {len(noise)} more only within both programs' A/A noise or the "
-               "printed digits")
+               "printed digits" + (" or the original's relinked build" if "build" in verdicts
+                                   else ""))
     return out
 
 
@@ -813,6 +859,11 @@ def main():
     ap.add_argument("--originals", help="bench/originals/build.sh's OUTDIR (default "
                     "/work/peers/build/sbs, /work/peers/build or ~/mpibench-originals, the first "
                     "present)")
+    ap.add_argument("--relinked", metavar="DIR",
+                    help="also run Intel IMB 2021.11's other build from this OUTDIR of "
+                    "bench/originals/build.sh -a 64 (its functions at other addresses) in every "
+                    "round of the 2021.11 suites; a cell that is OUT against the original as "
+                    "released but ok against this build is judged \"build\"")
     ap.add_argument("--rounds", type=int, help="alternating rounds (default 3; --quick 1)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer lengths and benchmarks, one round, no globalop (~3-5 min)")
@@ -866,10 +917,17 @@ def main():
                        f"(run bench/originals/build.sh -o {originals or 'DIR'})")
         return None
 
+    def relinked(name):
+        d = os.path.join(opts.relinked, f"{name}-{mpi}") if opts.relinked else None
+        if d and not os.path.isdir(d):
+            sys.exit(f"--relinked {opts.relinked}: no {d} (bench/originals/build.sh -a 64 -o DIR)")
+        return d
+
     nps = [int(x) for x in (opts.np or ("2,4" if mpi == "openmpi" else "2")).split(",")]
     work = tempfile.mkdtemp(prefix="side-by-side-", dir=opts.scratch)
     ctx = {"build": build, "mpi": mpi, "mpiexec": mpiexec, "nps": nps, "work": work, "orig": orig,
-           "skipped": skipped, "scratch": opts.scratch, "rt": ["chrt", "-f", "1"] if opts.rt else []}
+           "skipped": skipped, "scratch": opts.scratch, "relinked": relinked,
+           "rt": ["chrt", "-f", "1"] if opts.rt else []}
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@
 # the tests run against each (MB_MPI=openmpi|mpich picks one).
 set -eu
 
-PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev help2man"
+PACKAGES="cmake make gcc libc6-dev pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev python3 python3-jsonschema gnuplot-nox libjansson-dev libhwloc-dev help2man"
 # With --tests (scripts/test.sh): what the tests use besides - an HTML validator, a
 # headless browser that loads the main job's index.html, iproute2 (`ip`) for the
 # multi-host tier's network namespaces (tests/multihost), pandas for the recipe in
@@ -19,7 +19,7 @@ fi
 if ! command -v dpkg-query >/dev/null 2>&1; then
     for tool in cmake mpicc mpiexec python3; do
         command -v "$tool" >/dev/null 2>&1 || {
-            echo "mpibench needs $tool: install CMake, pkg-config, jansson, an MPI library (Open MPI or MPICH)," \
+            echo "mpibench needs $tool: install CMake, pkg-config, jansson, hwloc, an MPI library (Open MPI or MPICH)," \
                  "Python 3 and its jsonschema module with your package manager (help2man too, for the" \
                  "man pages)." >&2
             exit 1

@@ -6,7 +6,7 @@
 # MPI-4's persistent collectives), b_eff 3.6, b_eff_io 2.1 and Presta 1.2 (com, laten,
 # rma, allred, globalop), once per MPI (Debian's mpicc.openmpi and mpicc.mpich wrappers).
 #
-# Usage: bench/originals/build.sh [-s SRCROOT] [-o OUTDIR] [-m openmpi,mpich] [-b MIB,...]
+# Usage: bench/originals/build.sh [-s SRCROOT] [-o OUTDIR] [-m openmpi,mpich] [-b MIB,...] [-a N]
 #   -s  where the sources are (default /work/peers/src when present, else
 #       $HOME/mpibench-originals/src), laid out as
 #         SRCROOT/imb31/src/IMB.c              IMB 3.1   (sandialabs/cbench, opensource/IMB)
@@ -21,6 +21,10 @@
 #   -b  b_eff 3.6's memory per process in MiB, fixed when it is compiled (L_max = memory /
 #       128): binaries b_eff-M<MIB> and b_eff-M<MIB>-test (3.6's -D TEST) per value (default
 #       128,1024; side_by_side.py gives mpibench the same --memory).
+#   -a  builds IMB 2021.11 only, with every function placed on an N-byte boundary
+#       (-falign-functions=N added to its flags; nothing else changes): the same program with
+#       its code at other addresses, for side_by_side.py --relinked (give it another -o).
+#       Built at -O0, its short loops run at a speed that depends on where they lie.
 #
 # The sources are copied into OUTDIR and built there; the only edits are scripted ones on the
 # copies, each explained below. Nothing of the originals enters this repository.
@@ -30,15 +34,24 @@ SRCROOT=
 OUT=
 MPIS=
 BEFF_MEM=128,1024
-while getopts s:o:m:b:h opt; do
+ALIGN=
+while getopts s:o:m:b:a:h opt; do
     case $opt in
     s) SRCROOT=$OPTARG ;;
     o) OUT=$OPTARG ;;
     m) MPIS=$OPTARG ;;
     b) BEFF_MEM=$OPTARG ;;
-    *) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    a) ALIGN=$OPTARG ;;
+    *) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     esac
 done
+case $ALIGN in
+'') ;;
+*[!0-9]* | 0*) echo "build.sh: -a $ALIGN: not a power of two" >&2; exit 2 ;;
+*) if [ $((ALIGN & (ALIGN - 1))) -ne 0 ]; then
+       echo "build.sh: -a $ALIGN: not a power of two" >&2; exit 2
+   fi ;;
+esac
 if [ -z "$SRCROOT" ]; then
     if [ -d /work/peers/src ]; then SRCROOT=/work/peers/src; else SRCROOT=$HOME/mpibench-originals/src; fi
 fi
@@ -123,11 +136,13 @@ build_imb2021() { # mpi
             echo "IMB 2021.11 ($1): IMB-MPI4 not built: the library has no MPI-4 persistent collectives"
             continue
         fi
-        quiet make -C $sub -f Makefile TARGET=$t CC="mpicc.$1" CXX="mpicxx.$1" || return 1
+        # -a: the Makefiles append their own flags to these (override CFLAGS += ...).
+        quiet make -C $sub -f Makefile TARGET=$t CC="mpicc.$1" CXX="mpicxx.$1" \
+            ${ALIGN:+CFLAGS=-falign-functions=$ALIGN CXXFLAGS=-falign-functions=$ALIGN} || return 1
         cp "$sub/IMB-$t" "$dir/IMB-$t"
         built="$built IMB-$t"
     done
-    echo "built IMB 2021.11 ($1): $dir/{$built }"
+    echo "built IMB 2021.11 ($1)${ALIGN:+ with -falign-functions=$ALIGN}: $dir/{$built }"
 }
 
 build_beff36() { # mpi
@@ -202,6 +217,10 @@ set -- $MPIS
 IFS=$old_ifs
 for mpi in "$@"; do
     command -v "mpicc.$mpi" >/dev/null 2>&1 || { echo "SKIPPED $mpi: no mpicc.$mpi"; continue; }
+    if [ -n "$ALIGN" ]; then
+        if [ -f "$SRCROOT/imb2021/src_cpp/Makefile" ]; then (build_imb2021 "$mpi") || status=1; fi
+        continue
+    fi
     if [ -f "$SRCROOT/imb31/src/IMB.c" ]; then
         (build_imb31 "$mpi") || status=1
     else

@@ -3,6 +3,8 @@
 #include "core/provenance.h"
 
 #include "core/error.h"
+#include "core/hardware_report.h"
+#include "mb_build_info.h"
 #include "mb_version.h"
 
 #include <sched.h>
@@ -95,10 +97,12 @@ static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
             p->mem_per_proc = (unsigned long long)sysconf(_SC_PHYS_PAGES) *
                               (unsigned long long)sysconf(_SC_PAGESIZE) / (unsigned)local_size;
         }
-        free(names);
+        p->host_names = names; /* rank 0's; NULL elsewhere */
         free(sizes);
-        MB_MPI(MPI_Comm_free(&leaders));
     }
+    mb_hw_gather(&p->hw, comm, node, leaders);
+    if (leaders != MPI_COMM_NULL)
+        MB_MPI(MPI_Comm_free(&leaders));
     MB_MPI(MPI_Comm_free(&node));
 }
 
@@ -160,10 +164,12 @@ void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm)
         iso_date(&tm, p->iso_date, sizeof p->iso_date);
         MB_MPI(MPI_Get_library_version(lib, &len));
         lib[sizeof lib - 1] = '\0';
+        p->mpi_library_report = mb_xstrdup(lib);
         if ((nl = strchr(lib, '\n')) != NULL)
             *nl = '\0';
         snprintf(p->mpi_library, sizeof p->mpi_library, "%.255s", lib);
         mb_slurm_env_read(&p->slurm);
+        p->env = mb_mpi_env_read(&p->nenv);
     }
 }
 
@@ -171,38 +177,107 @@ void mb_provenance_free(struct mb_provenance *p)
 {
     free(p->hosts);
     p->hosts = NULL;
+    free(p->host_names);
+    p->host_names = NULL;
+    mb_hw_report_free(&p->hw);
+    mb_mpi_env_free(p->env, p->nenv);
+    p->env = NULL;
+    p->nenv = 0;
+    free(p->mpi_library_report);
+    p->mpi_library_report = NULL;
     mb_slurm_env_free(&p->slurm);
+}
+
+/* The MPI whose headers this binary was compiled with (the library it runs with may differ). */
+static void mpi_headers(char *buf, size_t len)
+{
+#if defined(OMPI_MAJOR_VERSION)
+    snprintf(buf, len, "Open MPI %d.%d.%d", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+             OMPI_RELEASE_VERSION);
+#elif defined(MPICH_VERSION)
+    snprintf(buf, len, "MPICH %s", MPICH_VERSION);
+#else
+    snprintf(buf, len, "MPI %d.%d", MPI_VERSION, MPI_SUBVERSION);
+#endif
+}
+
+/* The lines of the library's own report after its first that say how it was built (MPICH:
+ * "MPICH Device:", "MPICH configure:"), tabs as spaces; "" when it gives none (Open MPI). */
+static void library_configuration(const char *report, const struct mb_out *out)
+{
+    const char *line = report ? strchr(report, '\n') : NULL;
+    int shown = 0;
+
+    while (line && *line) {
+        const char *end = strchr(++line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', n);
+        if (colon && (memmem(line, (size_t)(colon - line), "Device", 6) ||
+                      memmem(line, (size_t)(colon - line), "configure", 9))) {
+            mb_printf(out, "%s", shown++ ? "\n#                         " : "# MPI configuration     : ");
+            for (size_t i = 0; i < n; i++)
+                mb_printf(out, "%c", line[i] == '\t' ? ' ' : line[i]);
+        }
+        line = end;
+    }
+    if (shown)
+        mb_printf(out, "\n");
 }
 
 void mb_provenance_text(const struct mb_provenance *p, const struct mb_out *out)
 {
+    const struct mb_hw_names names = {p->host_names, MPI_MAX_PROCESSOR_NAME, p->nhosts};
+    char headers[64];
+
+    mpi_headers(headers, sizeof headers);
     mb_printf(out, "# mpibench              : %s (git %s)\n", MB_VERSION, MB_GIT_COMMIT);
+    mb_printf(out, "# Compiled with         : %s, %s (%s build; MPI headers %s)\n", MB_COMPILER,
+              MB_COMPILER_FLAGS, MB_BUILD_TYPE, headers);
     mb_printf(out, "# MPI library           : %s\n", p->mpi_library);
+    library_configuration(p->mpi_library_report, out);
+    mb_printf(out, "# MPI environment       : ");
+    for (size_t i = 0; i < p->nenv; i++)
+        mb_printf(out, "%s%s=%s", i ? " " : "", p->env[i].name, p->env[i].value);
+    mb_printf(out, "%s\n", p->nenv ? "" : "none set");
     mb_printf(out, "# Processes             : %d on %d host%s (%d..%d per host)\n", p->nprocs,
               p->nhosts, p->nhosts == 1 ? "" : "s", p->ranks_per_host_min, p->ranks_per_host_max);
     mb_printf(out, "# Hosts                 : %s\n", p->hosts ? p->hosts : "");
     mb_slurm_env_text(&p->slurm, out);
+    mb_hw_text(&p->hw, &names, out);
     mb_printf(out, "# Memory per process    : %.1f MB\n", (double)p->mem_per_proc / 1048576.0);
-    mb_printf(out, "# Binding               : rank 0 on CPUs %s; %d of %d ranks bound\n",
-              p->binding, p->bound_ranks, p->nprocs);
+    mb_placement_text(&p->hw, &names, out);
     mb_printf(out, "# Timer                 : MPI_Wtime, resolution %.3g s, %s\n", p->clock.tick,
               p->clock.is_global ? "global (MPI_WTIME_IS_GLOBAL)" : "not global");
 }
 
 void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o)
 {
-    char v[16];
+    const struct mb_hw_names names = {p->host_names, MPI_MAX_PROCESSOR_NAME, p->nhosts};
+    struct mb_jobj env;
+    char v[64], *text;
 
     mb_jobj_str(o, "mpibench_version", MB_VERSION);
     mb_jobj_str(o, "git_commit", MB_GIT_COMMIT);
+    mb_jobj_str(o, "compiler", MB_COMPILER);
+    mb_jobj_str(o, "compiler_flags", MB_COMPILER_FLAGS);
+    mb_jobj_str(o, "build_type", MB_BUILD_TYPE);
+    mpi_headers(v, sizeof v);
+    mb_jobj_str(o, "mpi_headers", v);
     mb_jobj_str(o, "date", p->iso_date);
     mb_jobj_str(o, "machine", p->machine);
     mb_jobj_str(o, "system", p->sysname);
     mb_jobj_str(o, "release", p->release);
     mb_jobj_str(o, "os_version", p->version);
     mb_jobj_str(o, "mpi_library", p->mpi_library);
+    mb_jobj_str(o, "mpi_library_report", p->mpi_library_report);
     snprintf(v, sizeof v, "%d.%d", p->mpi_version, p->mpi_subversion);
     mb_jobj_str(o, "mpi_version", v);
+    mb_jobj_init(&env);
+    for (size_t i = 0; i < p->nenv; i++)
+        mb_jobj_str(&env, p->env[i].name, p->env[i].value);
+    text = mb_jobj_take(&env);
+    mb_jobj_raw(o, "mpi_environment", text);
+    free(text);
     mb_jobj_str(o, "thread_level", mb_thread_level_name(p->thread_level));
     mb_jobj_int(o, "processes", p->nprocs);
     mb_jobj_int(o, "hosts", p->nhosts);
@@ -213,6 +288,7 @@ void mb_provenance_json(const struct mb_provenance *p, struct mb_jobj *o)
     mb_jobj_int(o, "memory_per_process_bytes", (long long)p->mem_per_proc);
     mb_jobj_str(o, "binding_rank0", p->binding);
     mb_jobj_int(o, "bound_ranks", p->bound_ranks);
+    mb_hw_json(&p->hw, &names, o);
     mb_jobj_num(o, "timer_resolution_sec", p->clock.tick);
     mb_jobj_bool(o, "timer_is_global", p->clock.is_global);
 }

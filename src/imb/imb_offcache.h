@@ -27,8 +27,4 @@ static inline size_t mb_slot_offset(size_t stride, size_t nslots, long iter)
     return nslots == 1 ? 0 : (size_t)((unsigned long)iter % nslots) * stride;
 }
 
-/* Detects the last-level cache size and line size (sysfs, then sysconf); falls back to
- * 8 MB and 64 B, the defaults of the guide's IMB_mem_info.h. */
-void mb_detect_cache(unsigned long long *size, unsigned long long *line);
-
 #endif

@@ -4,6 +4,7 @@
 #include "imb/imb_options.h"
 
 #include "core/error.h"
+#include "core/hardware.h"
 #include "core/info.h"
 #include "core/listfile.h"
 #include "core/thread_level.h"
@@ -1095,7 +1096,9 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     /* -off_cache is accepted but not effective for IMB-IO (guide 5.1.2.4 remark). */
     if (c->off_cache_mb != 0 && !family_of(cfg)->io) {
         unsigned long long size, line;
-        mb_detect_cache(&size, &line);
+        /* -off_cache -1: the largest cache hwloc reads; 8 MB and 64 B where it reads none,
+         * the defaults of the guide's IMB_mem_info.h. */
+        mb_hw_last_cache(&size, &line);
         c->cache_bytes =
             c->off_cache_mb > 0 ? (unsigned long long)(c->off_cache_mb * 1048576.0) : size;
         c->cache_line = c->off_cache_line > 0 ? (unsigned long long)c->off_cache_line : line;

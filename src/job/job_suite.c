@@ -575,6 +575,10 @@ static void write_pages(const struct mb_ctx *ctx, const struct mb_config *cfg,
         mb_die("cannot write '%s': %s", path, strerror(errno));
     {
         const struct mb_out file = {{f, NULL}, 1, {"summary.txt", NULL}};
+        /* The date and run id first: a summary read alone (mailed, attached to a ticket)
+         * still says which run it is; results.jsonl carries the same id on every record. */
+        mb_printf(&file, "# Date                  : %s\n", ctx->prov->iso_date);
+        mb_printf(&file, "# Run id                : %s\n", cfg->common.run_id);
         mb_provenance_text(ctx->prov, &file);
         summary(&file, ctx, cfg, ends, h, fs);
     }

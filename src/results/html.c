@@ -38,6 +38,39 @@ static void row(FILE *f, const char *label, const char *value)
     fputs("</td></tr>\n", f);
 }
 
+/* The header's hardware (one row per distinct host summary) and compiler, as the text header
+ * words them; absent from results before they were recorded. */
+static void hardware_rows(FILE *f, const json_t *h)
+{
+    const json_t *kinds = json_object_get(h, "hardware"), *k;
+    size_t i;
+    char buf[640];
+
+    json_array_foreach(kinds, i, k) {
+        const json_t *caches = json_object_get(k, "cache_bytes"), *v;
+        const char *level;
+        int used = snprintf(buf, sizeof buf, "%lld host(s): %s; %lld packages, %lld cores, %lld "
+                            "hardware threads, %lld NUMA nodes;",
+                            mb_rec_int(k, "host_count", 0),
+                            mb_rec_str(k, "cpu_model") ? mb_rec_str(k, "cpu_model") : "CPU unknown",
+                            mb_rec_int(k, "packages", 0), mb_rec_int(k, "cores", 0),
+                            mb_rec_int(k, "hardware_threads", 0), mb_rec_int(k, "numa_nodes", 0));
+        json_object_foreach((json_t *)caches, level, v)
+            if (used > 0 && (size_t)used < sizeof buf)
+                used += snprintf(buf + used, sizeof buf - (size_t)used, " %s %lld KiB", level,
+                                 (long long)json_integer_value(v) / 1024);
+        if (used > 0 && (size_t)used < sizeof buf)
+            snprintf(buf + used, sizeof buf - (size_t)used, "; memory %.1f GiB",
+                     (double)mb_rec_int(k, "memory_bytes", 0) / (1024.0 * 1024 * 1024));
+        row(f, i ? "" : "hardware", buf);
+    }
+    if (mb_rec_str(h, "compiler")) {
+        snprintf(buf, sizeof buf, "%s, %s", mb_rec_str(h, "compiler"),
+                 mb_rec_str(h, "compiler_flags") ? mb_rec_str(h, "compiler_flags") : "");
+        row(f, "compiled with", buf);
+    }
+}
+
 /* Where the results come from: the first record of the provenance type of the table (the
  * header: each suite writes one). */
 static const json_t *provenance_of(const struct mb_records *r)
@@ -64,6 +97,7 @@ static void about(FILE *f, const struct mb_records *r, const char *label)
     row(f, "results", r->path);
     if (h) {
         row(f, "date", mb_rec_str(h, "date"));
+        row(f, "run id", mb_rec_str(h, "run_id"));
         snprintf(buf, sizeof buf, "%lld on %lld host(s): %s", mb_rec_int(h, "processes", 0),
                  mb_rec_int(h, "hosts", 0),
                  mb_rec_str(h, "host_list") ? mb_rec_str(h, "host_list") : "?");
@@ -72,6 +106,7 @@ static void about(FILE *f, const struct mb_records *r, const char *label)
                  mb_rec_int(h, "bound_ranks", 0), mb_rec_int(h, "processes", 0),
                  mb_rec_str(h, "binding_rank0") ? mb_rec_str(h, "binding_rank0") : "?");
         row(f, "binding", buf);
+        hardware_rows(f, h);
         row(f, "MPI library", mb_rec_str(h, "mpi_library"));
         snprintf(buf, sizeof buf, "%s %s %s",
                  mb_rec_str(h, "system") ? mb_rec_str(h, "system") : "",

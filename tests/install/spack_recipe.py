@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The Spack recipe (packaging/spack/packages/mpibench/package.py) without Spack: it parses as
 Python, every CMake variable it sets is one the build defines (an option() or the help2man
-cache entry), every variant it maps exists, and it depends on MPI and jansson as the build
+cache entry), every variant it maps exists, and it depends on MPI, jansson and hwloc as the build
 does (docs/adr/install-layout.md)."""
 import ast
 import re
@@ -32,7 +32,7 @@ def main():
                 failures.append(f"sets {strings(c)[0]}, which the CMake files do not define")
             if name(c) == "define_from_variant" and strings(c)[1] not in variants:
                 failures.append(f"maps the undeclared variant {strings(c)[1]}")
-    for d in ("mpi", "jansson", "cmake", "pkgconfig"):
+    for d in ("mpi", "jansson", "hwloc", "cmake", "pkgconfig"):
         if d not in deps:
             failures.append(f"no depends_on('{d}')")
     if not any(isinstance(n, ast.ClassDef) and any(

@@ -5,7 +5,7 @@ rule_problems(schema) -> list of problems of the schema itself:
   - every property of every record type has a description (or is a $ref to a described one);
   - every numeric field says its unit in its name, as the last part before a statistic's
     suffix (_median, _q1, _q3, _ci95_low, _ci95_high, _samples): _usec, _sec, bytes, _mib,
-    _gib, mib_per_sec (2^20 B/s), mb_per_sec (10^6 B/s), messages_per_sec, _percent - or is
+    _gib, mib_per_sec (2^20 B/s), mb_per_sec (10^6 B/s), mbit_per_sec (10^6 bit/s), messages_per_sec, _percent - or is
     one of COUNTS;
   - no field name uses a spelling the rule replaced (_us, _mbs, mbytes, _mb, _gb);
   - one name, one unit and one kind of value across all record types, and no description
@@ -34,10 +34,15 @@ COUNTS = {
     "ci95_coverage",  # a probability (0..1): the exact coverage of the median's interval
     "size_index", "steps_rank0", "ticks_min_sample", "time_units", "wrong_results",
     "messages", "grid",  # IMB-P2P: messages its figures count, the stencils' grid sides
+    # The header's hardware and placement (hwloc): counts and logical indices.
+    "host_count", "packages", "cores", "hardware_threads", "numa_nodes",
+    "network_devices_not_listed", "placement_listed", "rank", "core", "numa_node", "package",
+    "cpu",
 }
 
 # (suffix, unit): the first that ends the name (after a statistic's suffix is taken off).
 UNITS = [
+    ("mbit_per_sec", "Mbit/s"),
     ("mib_per_sec", "MiB/s"),
     ("mb_per_sec", "MB/s"),
     ("_usec", "usec"),

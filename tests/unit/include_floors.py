@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The include floors of src/ (docs/architecture.md, "Floors"), checked on every #include "...".
 
-- src/core/ includes only src/core/ (and the generated mb_version.h): core knows no suite and
+- src/core/ includes only src/core/ (and the generated mb_version.h, mb_build_info.h): core knows no suite and
   no tool;
 - src/results/ includes core and itself, never a suite's folder;
 - a suite's folder (imb, beff, beffio, presta, and any new one) includes core and itself;
@@ -18,7 +18,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-GENERATED = {"mb_version.h"}
+GENERATED = {"mb_version.h", "mb_build_info.h"}
 TOOLS = {"core", "results"}
 
 

@@ -71,6 +71,24 @@ with tempfile.TemporaryDirectory() as d:
         json.dump(raw, f)
     lines, outside, noise, counts = sbs.table(sbs.from_raw(path))
     check(lines[2].endswith("| OUT |"), f"0.03 against 0.05 in one round: {lines[2]}")
+    # --relinked: the original's second build (R) prints what mpibench prints, 0.26 against
+    # 0.23 for the build as released: that OUT cell becomes "build", and the table gains the
+    # relinked column; a relinked build as far off as the released one leaves it OUT.
+    for r_figure, verdict in ((0.23, "build"), (0.26, "OUT")):
+        key = ("Allreduce_persist (t_CPU)", 2, 0, "t")
+        rnds = [{"O": [[[list(key), [0.26, "t", 0]]]] * 2, "M": [[[list(key), [0.23, "t", 0]]]] * 2,
+                 "R": [[[list(key), [r_figure, "t", 0]]]] * 2}] * 3
+        with open(path, "w") as f:
+            json.dump([{"suite": "IMB-MPI4", "np": 2, "rounds": rnds}], f)
+        lines, outside, noise, counts = sbs.table(sbs.from_raw(path))
+        check("relinked original" in lines[0] and lines[2].endswith(f"| {verdict} |"),
+              f"relinked at {r_figure}: {lines[0]} / {lines[2]}")
+        summ = "\n".join(sbs.summary(counts, outside, noise))
+        check(("| build |" in summ) == (verdict == "build"), f"summary columns: {summ}")
+check(sbs.verdict_of(1.13, [1.0], [1.0], False, 1.0, [1.0]) == "build", "1.13, relinked 1.0")
+check(sbs.verdict_of(1.13, [1.0], [1.0], False, 1.13, [1.0]) == "OUT", "1.13, relinked 1.13")
+check(sbs.verdict_of(1.13, [1.0], [1.0], False) == "OUT", "1.13 without a relinked build")
+check(sbs.verdict_of(1.15, [1.0], [1.2], False, 1.0, [1.0]) == "noise", "noise comes before build")
 
 for f in failures:
     print("FAIL:", f)

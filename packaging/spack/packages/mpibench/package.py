@@ -26,6 +26,7 @@ class Mpibench(CMakePackage):
     depends_on("help2man", type="build", when="+man")
     depends_on("mpi@3:")
     depends_on("jansson")
+    depends_on("hwloc@2.1:")
     # `mpibench plot` and the main job's plots call gnuplot when it is on PATH, else skip them.
     depends_on("python@3:", type="test")
 
