@@ -15,6 +15,7 @@ extern const struct mb_suite mb_suite_presta_rma;
 extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
 extern const struct mb_suite mb_suite_p2p;
+extern const struct mb_suite mb_suite_map;
 
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
@@ -31,6 +32,7 @@ static const struct mb_suite *const suites[] = {
     &mb_suite_presta_rma,
     &mb_suite_presta_allred,
     &mb_suite_presta_globalop,
+    &mb_suite_map,
 };
 
 static void tool_line(const char *name, const char *title, void *out)

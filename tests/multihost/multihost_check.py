@@ -24,6 +24,10 @@ its ranks ran, and no process left in any host after any job):
   io           IMB-IO and b_eff_io scratch files: node-local directories (each host its own
                disk) for per-process files, a shared directory for shared files, a clear
                error (not a hang) for shared files in a node-local directory, nothing left
+  nodemap      mpibench map (every pair of hosts): with the links as they are no outlier is
+               named; with one host's link slowed by tc (netem delay and rate where the
+               kernel has netem, else a tbf rate limit) that host is named, and no other;
+               on 4 processes (2 on one host) the extra process waits
   abort        --timeout and SIGTERM to mpirun end a job spanning the hosts within seconds
 
 Usage: multihost_check.py --bindir BUILD [--mpirun mpirun.openmpi] [--hosts 3]
@@ -120,6 +124,97 @@ class Tier:
     def figure(self, text):
         self.figures.append(text)
         log("  " + text)
+
+    # -- nodemap -----------------------------------------------------------------------
+    def slow_link(self, host):
+        """Slow host's link both ways (its bridge-side veth end and its eth0): netem's delay
+        and rate where the kernel has netem, else tbf's rate alone. Returns what was set."""
+        netem = ["netem", "delay", "2ms", "rate", "50mbit"]
+        tbf = ["tbf", "rate", "50mbit", "burst", "16kb", "latency", "100ms"]
+        for qdisc in (netem, tbf):
+            cmds = [["tc", "qdisc", "add", "dev", host + "-v", "root"] + qdisc,
+                    ["ip", "netns", "exec", host, "tc", "qdisc", "add", "dev", "eth0", "root"]
+                    + qdisc]
+            r = subprocess.run(cmds[0], capture_output=True, text=True)
+            if r.returncode != 0:
+                log(f"  tc {qdisc[0]}: {r.stderr.strip()}")
+                continue
+            r = subprocess.run(cmds[1], capture_output=True, text=True)
+            check(r.returncode == 0, f"nodemap: {' '.join(cmds[1])}: {r.stderr.strip()}")
+            return " ".join(qdisc)
+        raise Failure("nodemap: neither netem nor tbf could slow a link (tc qdisc add failed)")
+
+    def unslow_link(self, host):
+        subprocess.run(["tc", "qdisc", "del", "dev", host + "-v", "root"], capture_output=True)
+        subprocess.run(["ip", "netns", "exec", host, "tc", "qdisc", "del", "dev", "eth0", "root"],
+                       capture_output=True)
+
+    def node_map(self, name, spec, np_):
+        args = ["map", "--lat-iters", 20, "--bw-bytes", 65536, "--bw-window", 4,
+                "--timeout", 60, "--json", "m.jsonl"]
+        r = self.job(name, spec, np_, "mpibench", args)
+        recs = self.records(r, "m.jsonl")
+        links = [x for x in recs if x["type"] == "map_link"]
+        hosts = [x for x in recs if x["type"] == "map_host"]
+        res = [x for x in recs if x["type"] == "map_result"]
+        check(len(links) == 3 and len(hosts) == 3 and len(res) == 1,
+              f"{name}: {len(links)} map_link, {len(hosts)} map_host, {len(res)} map_result")
+        pairs = sorted(tuple(sorted((x["host_a"], x["host_b"]))) for x in links)
+        want = sorted(tuple(sorted(p)) for p in ((self.A, self.B), (self.A, self.C),
+                                                 (self.B, self.C)))
+        check(pairs == want, f"{name}: pairs {pairs}, expected {want}")
+        check(sorted(x["round"] for x in links) == [1, 2, 3],
+              f"{name}: rounds {[x['round'] for x in links]} (3 hosts: one pair per round)")
+        check(all(x["latency_usec"] > 0 and x["a_to_b_mib_per_sec"] > 0 and
+                  x["b_to_a_mib_per_sec"] > 0 for x in links), f"{name}: a figure <= 0: {links}")
+        named = res[0]["outlier_hosts"]
+        m = re.search(r"^# Outlier hosts: (.*)$", r.stdout, re.M)
+        check(m, f"{name}: no '# Outlier hosts' line")
+        self.figure(f"{name}: " + ", ".join(
+            f"{x['host_a']}-{x['host_b']} {x['latency_usec']:.0f} us "
+            f"{x['a_to_b_mib_per_sec']:.0f}/{x['b_to_a_mib_per_sec']:.0f} MiB/s" for x in links)
+            + f"; outliers {named}, spread {res[0]['spread_percent']:.0f} %")
+        return res[0], hosts, m.group(1)
+
+    def check_nodemap(self):
+        res, _, line = self.node_map("nodemap-plain", f"{self.A}:1,{self.B}:1,{self.C}:1", 3)
+        check(res["outlier_hosts"] == [] and res["outlier_links"] == 0,
+              f"nodemap-plain: outliers named without a slowed link: {res}, '{line}'")
+        # One more process on A: it waits while A's first process measures.
+        res, _, _ = self.node_map("nodemap-idle", f"{self.A}:2,{self.B}:1,{self.C}:1", 4)
+        check(res["outlier_hosts"] == [], f"nodemap-idle: outliers {res['outlier_hosts']}")
+        how = self.slow_link(self.B)
+        try:
+            res, hosts, line = self.node_map("nodemap-slowed", f"{self.A}:1,{self.B}:1,{self.C}:1",
+                                             3)
+        finally:
+            self.unslow_link(self.B)
+        check(res["outlier_hosts"] == [self.B] and res["outlier_links"] == 0,
+              f"nodemap-slowed ({how} on {self.B}): named {res['outlier_hosts']} and "
+              f"{res['outlier_links']} links, expected only {self.B}: '{line}'")
+        check(line.startswith(self.B + " ("), f"nodemap-slowed: text '{line}'")
+        bad = [x for x in hosts if x["outlier"]]
+        check([x["host"] for x in bad] == [self.B], f"nodemap-slowed: map_host outliers {bad}")
+        # A host that stops during the map: --timeout's watchdog ends the job, naming the
+        # round, and nothing is left on any host.
+        how = self.slow_link(self.C)  # slow enough to stop C's process inside a round
+        try:
+            p = self.h.start("nodemap-stopped", f"{self.A}:1,{self.B}:1,{self.C}:1", 3, "mpibench",
+                             ["map", "--lat-iters", 200, "--timeout", 4])
+            self.wait_for(p, os.path.join(p.mb_cwd, "stdout"), "round")
+            stopped = [pid for pid in self.h.processes().get(self.C, [])
+                       if os.path.basename(os.readlink(f"/proc/{pid}/exe")) == "mpibench"]
+            check(stopped, f"nodemap-stopped: no mpibench process on {self.C}")
+            for pid in stopped:
+                os.kill(pid, signal.SIGSTOP)
+            r = self.h.wait(p, 60)
+        finally:
+            self.unslow_link(self.C)
+        self.h.require_no_processes(r.name)
+        check(r.status == 1 and re.search(r"timeout: map round \d+ of 3: ", r.stderr),
+              f"{r.name}: exit status {r.status}, no watchdog message naming the round\n{r.tail()}")
+        return (f"no outlier as the links are; {self.B} named with its link slowed ({how}); "
+                f"a stopped host ended by the watchdog")
 
     # -- provenance --------------------------------------------------------------------
     def check_provenance(self):
@@ -532,7 +627,7 @@ class Tier:
                     f"SIGTERM to mpirun {took2:.1f} s after it was sent")
         return "both end the whole job within seconds, no process left on any host"
 
-    CHECKS = ["provenance", "pingpong", "map", "beff", "presta", "io", "abort"]
+    CHECKS = ["provenance", "pingpong", "map", "beff", "presta", "io", "nodemap", "abort"]
 
 
 def skip_reason(opts):
