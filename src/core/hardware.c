@@ -18,8 +18,8 @@ struct mb_hw_topology {
 
 /* GPU and accelerator discovery starts their drivers (seconds on some nodes) and says nothing
  * about MPI: left out (hwloc_topology_set_components, hwloc 2.1). */
-static const char *const SKIPPED_COMPONENTS[] = {"opencl", "gl", "cuda", "nvml", "rsmi",
-                                                 "levelzero"};
+static const char *const SKIPPED_COMPONENTS[] = {"opencl", "gl",   "cuda",
+                                                 "nvml",   "rsmi", "levelzero"};
 
 struct mb_hw_topology *mb_hw_open(char *note)
 {
@@ -37,8 +37,7 @@ struct mb_hw_topology *mb_hw_open(char *note)
         (void)hwloc_topology_set_components(t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST,
                                             SKIPPED_COMPONENTS[i]);
     if (hwloc_topology_load(t) != 0) {
-        snprintf(note, MB_HW_NOTE_LEN, "hwloc could not read the topology (%s)",
-                 strerror(errno));
+        snprintf(note, MB_HW_NOTE_LEN, "hwloc could not read the topology (%s)", strerror(errno));
         hwloc_topology_destroy(t);
         return NULL;
     }
@@ -150,9 +149,9 @@ void mb_hw_describe(const struct mb_hw_topology *topo, struct mb_hw_host *h, con
     if (!h->note[0] && (!h->cpu_model[0] || !h->packages || !h->cores || !h->cache_bytes[0]))
         snprintf(h->note, sizeof h->note, "hwloc gave no %s",
                  !h->cpu_model[0] ? "CPU model"
-                 : !h->packages  ? "packages"
-                 : !h->cores     ? "cores"
-                                 : "caches");
+                 : !h->packages   ? "packages"
+                 : !h->cores      ? "cores"
+                                  : "caches");
 }
 
 void mb_hw_my_mask(struct mb_hw_mask *m, int *cpu)

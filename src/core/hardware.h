@@ -13,7 +13,7 @@
 
 enum {
     MB_HW_MODEL_LEN = 96,
-    MB_HW_NICS = 6,       /* devices listed per host */
+    MB_HW_NICS = 6, /* devices listed per host */
     MB_HW_NIC_NAME = 32,
     MB_HW_CACHE_LEVELS = 4, /* L1d, L2, L3, L4 */
     MB_HW_NOTE_LEN = 112,
@@ -34,8 +34,9 @@ struct mb_hw_nic {
 struct mb_hw_host {
     char cpu_model[MB_HW_MODEL_LEN];
     int packages, cores, pus, numa_nodes;
-    long long cache_bytes[MB_HW_CACHE_LEVELS]; /* one cache of each level (data or unified); 0: none */
-    int cache_line;                            /* bytes, of the last level */
+    long long
+        cache_bytes[MB_HW_CACHE_LEVELS]; /* one cache of each level (data or unified); 0: none */
+    int cache_line;                      /* bytes, of the last level */
     long long memory_bytes;
     int nnics, more_nics; /* listed, and left out beyond MB_HW_NICS */
     struct mb_hw_nic nics[MB_HW_NICS];
@@ -44,13 +45,13 @@ struct mb_hw_host {
 
 /* Where one process may run, in the host's terms; -1 for "not one" (bound wider, or unbound). */
 struct mb_hw_place {
-    int core;      /* logical index (hwloc's L#) of the one core its CPUs lie in */
-    int numa;      /* the one NUMA node */
-    int package;   /* the one package (socket) */
-    int ncores;    /* cores its mask touches */
-    int npus;      /* hardware threads in its mask */
-    int cpu;       /* the OS's CPU number it last ran on (sched_getcpu), -1 unknown */
-    int host;      /* index of its host in the job's host list (set by the gatherer) */
+    int core;    /* logical index (hwloc's L#) of the one core its CPUs lie in */
+    int numa;    /* the one NUMA node */
+    int package; /* the one package (socket) */
+    int ncores;  /* cores its mask touches */
+    int npus;    /* hardware threads in its mask */
+    int cpu;     /* the OS's CPU number it last ran on (sched_getcpu), -1 unknown */
+    int host;    /* index of its host in the job's host list (set by the gatherer) */
 };
 
 struct mb_hw_topology; /* an opened hwloc topology */

@@ -76,8 +76,8 @@ void mb_hw_gather(struct mb_hw_report *r, MPI_Comm comm, MPI_Comm node, MPI_Comm
     mine.world_rank = rank;
     if (local_rank == 0)
         masks = mb_xmalloc((size_t)local_size * sizeof *masks);
-    MB_MPI(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, masks, (int)sizeof mine, MPI_BYTE, 0,
-                      node));
+    MB_MPI(
+        MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, masks, (int)sizeof mine, MPI_BYTE, 0, node));
     if (local_rank == 0)
         placed = place_host(masks, local_size, &host);
     free(masks);

@@ -11,9 +11,9 @@
 #include <mpi.h>
 
 struct mb_hw_report {
-    int nkinds;                 /* distinct host summaries */
-    struct mb_hw_host *kinds;   /* [nkinds] */
-    int *kind_of_host;          /* [nhosts]: the summary each host has */
+    int nkinds;               /* distinct host summaries */
+    struct mb_hw_host *kinds; /* [nkinds] */
+    int *kind_of_host;        /* [nhosts]: the summary each host has */
     int nhosts;
     struct mb_hw_place *places; /* [nprocs], by world rank; .host indexes the host list */
     int nprocs;

@@ -79,8 +79,9 @@ void mb_hw_text(const struct mb_hw_report *r, const struct mb_hw_names *names,
         int count = 0, named = 0;
         for (int h = 0; h < r->nhosts; h++)
             count += r->kind_of_host[h] == k;
-        mb_printf(out, "%s%d host%s (", k ? "#                         " : "# Hardware              : ",
-                  count, plural(count));
+        mb_printf(out, "%s%d host%s (",
+                  k ? "#                         " : "# Hardware              : ", count,
+                  plural(count));
         for (int h = 0; h < r->nhosts; h++)
             if (r->kind_of_host[h] == k && named++ < HOSTS_NAMED)
                 mb_printf(out, "%s%s", named > 1 ? ", " : "", host_name(names, h));
@@ -118,8 +119,9 @@ void mb_placement_text(const struct mb_hw_report *r, const struct mb_hw_names *n
         one_core += r->places[i].core >= 0;
         one_numa += r->places[i].numa >= 0;
     }
-    mb_printf(out, "# Placement             : %d of %d ranks bound to one core, %d within one NUMA "
-                   "node\n#                         ",
+    mb_printf(out,
+              "# Placement             : %d of %d ranks bound to one core, %d within one NUMA "
+              "node\n#                         ",
               one_core, r->nprocs, one_numa);
     for (int i = 0; i < r->nprocs && i < RANKS_LISTED; i++) {
         mb_printf(out, "%srank %d: ", i ? "; " : "", i);

@@ -13,19 +13,25 @@ extern char **environ;
 /* Open MPI, PMIx and PRRTE parameters; UCX, libfabric, PSM, HCOLL, UCC transports; MPICH
  * and its control variables; Intel MPI; MVAPICH2; the OpenMP runtime (threads of IMB-MT). */
 static const char *const PREFIXES[] = {
-    "OMPI_MCA_", "PMIX_MCA_", "PRTE_MCA_", "UCX_",  "FI_",    "PSM2_", "PSM3_", "HFI_",
-    "HCOLL_",    "UCC_",      "MPICH_",    "MPIR_CVAR_", "HYDRA_", "I_MPI_", "MV2_", "OMP_",
+    "OMPI_MCA_", "PMIX_MCA_", "PRTE_MCA_", "UCX_",       "FI_",    "PSM2_",  "PSM3_", "HFI_",
+    "HCOLL_",    "UCC_",      "MPICH_",    "MPIR_CVAR_", "HYDRA_", "I_MPI_", "MV2_",  "OMP_",
 };
 
 /* Set by the launchers for every process they start, whatever the user asked. */
 static const char *const LAUNCHER_PREFIXES[] = {
-    "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
-    "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "PMIX_MCA_mca_base_component_show_load_errors",
-    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME", "PMIX_MCA_psec", "HFI_NO_BACKTRACE",
+    "OMPI_MCA_orte_",
+    "OMPI_MCA_ess",
+    "OMPI_MCA_pmix",
+    "OMPI_MCA_initial_wdir",
+    "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
+    "PMIX_MCA_mca_base_component_show_load_errors",
+    "MPIR_CVAR_CH3_INTERFACE_HOSTNAME",
+    "PMIX_MCA_psec",
+    "HFI_NO_BACKTRACE",
 };
 
-static const char *const SECRET_WORDS[] = {"KEY", "TOKEN", "SECRET", "PASSW", "CRED",
-                                           "AUTH", "COOKIE", "PRIVATE"};
+static const char *const SECRET_WORDS[] = {"KEY",  "TOKEN", "SECRET", "PASSW",
+                                           "CRED", "AUTH",  "COOKIE", "PRIVATE"};
 
 static int starts(const char *s, const char *prefix)
 {

@@ -214,7 +214,8 @@ static void library_configuration(const char *report, const struct mb_out *out)
         const char *colon = memchr(line, ':', n);
         if (colon && (memmem(line, (size_t)(colon - line), "Device", 6) ||
                       memmem(line, (size_t)(colon - line), "configure", 9))) {
-            mb_printf(out, "%s", shown++ ? "\n#                         " : "# MPI configuration     : ");
+            mb_printf(out, "%s",
+                      shown++ ? "\n#                         " : "# MPI configuration     : ");
             for (size_t i = 0; i < n; i++)
                 mb_printf(out, "%c", line[i] == '\t' ? ' ' : line[i]);
         }

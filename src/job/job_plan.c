@@ -80,6 +80,17 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_SIM] = {"Iallreduce", "-npmin", "{P}", "-iter", "10,1", "-msglog", "3:3",
                               "-time", "0.01", "-time_cap", "off"}},
      .seconds = {3, 2, 15, 2}},
+    /* mpibench map: every pair of hosts and the outliers, on jobs that span hosts
+     * (docs/adr/node-map.md); h hosts take h - 1 rounds of about one pair's time each. */
+    {.title = "map: latency and bandwidth between every pair of hosts",
+     .prog = "map",
+     .subcommand = 1,
+     .hosts2 = 1,
+     .args = {[MB_JOB_DEFAULT] = {"--repeats", "3"},
+              [MB_JOB_QUICK] = {"--repeats", "2", "--lat-iters", "20", "--bw-window", "2"},
+              [MB_JOB_FULL] = {NULL},
+              [MB_JOB_SIM] = {"--repeats", "1", "--lat-iters", "10", "--bw-window", "1"}},
+     .seconds = {2, 1, 10, 1}},
     {.title = "b_eff: effective bandwidth of the whole machine",
      .prog = "b_eff",
      .args = {[MB_JOB_DEFAULT] = {"--random", "6", "--repetitions", "2", "--memory", "64"},
@@ -144,8 +155,10 @@ double mb_job_phase_estimate(const struct mb_job_phase *p, enum mb_job_mode m)
     return schedule_factor * (double)t + SCHEDULE_SETUP_SECONDS;
 }
 
-const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs)
+const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs, int nhosts)
 {
+    if (p->hosts2 && nhosts < 2)
+        return "the job runs on one host (a map needs two)";
     if (p->even && nprocs % 2 != 0)
         return "needs an even number of processes (pairs)";
     /* A phase that would measure nothing would fail (docs/adr/measured-nothing.md). */

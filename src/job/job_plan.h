@@ -21,6 +21,8 @@ struct mb_job_phase {
     const char *prog;    /* original name: argv[0] of the phase, and its files PROG.txt/.jsonl */
     int even;            /* needs an even number of processes (Presta's pairs) */
     int pair;            /* needs at least 2 processes (IMB-EXT's Unidir: origin and target) */
+    int hosts2;          /* needs processes on at least 2 hosts (mpibench map) */
+    int subcommand;      /* a suite without an original name: started as `mpibench PROG` */
     const char *io_flag; /* the option that takes the scratch directory, or NULL */
     int samples;  /* takes the job's --samples K (rows of timed loops, docs/adr/samples.md) */
     int host_cpu; /* measures computation against communication (IMB-NBC's overlap) */
@@ -43,6 +45,6 @@ const char *mb_job_mode_name(enum mb_job_mode m);
 double mb_job_phase_estimate(const struct mb_job_phase *p, enum mb_job_mode m);
 
 /* Why the phase cannot run on nprocs processes, or NULL. */
-const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs);
+const char *mb_job_skip_reason(const struct mb_job_phase *p, int nprocs, int nhosts);
 
 #endif

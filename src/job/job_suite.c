@@ -114,9 +114,8 @@ static const struct mb_option rows[] = {
      .kind = MB_OPT_STRING,
      .offset = JOB(skip),
      .metavar = "PROG[,PROG...]",
-     .help = "do not run these phases (com, laten, IMB-MPI1, IMB-EXT, IMB-NBC, b_eff, b_eff_io, "
-             "IMB-IO); "
-             "they are listed as skipped",
+     .help = "do not run these phases (com, laten, IMB-MPI1, IMB-EXT, IMB-NBC, map, b_eff, "
+             "b_eff_io, IMB-IO); they are listed as skipped",
      .parse = check_skip},
 };
 
@@ -296,8 +295,9 @@ static void job_usage(const struct mb_suite *s, FILE *out)
             "A characterisation of this machine in a few minutes (--quick: about 30 s; --full:\n"
             "the official rules of every suite): Presta com and laten, IMB-MPI1 PingPong\n"
             "PingPing Sendrecv Bcast Allreduce Alltoall Barrier, IMB-EXT Unidir_Put/Get, IMB-NBC\n"
-            "Ibcast/Iallreduce/Ialltoall, b_eff,\n"
-            "b_eff_io and IMB-IO S_Write_indv/S_Read_indv, in one MPI job. Results go to\n"
+            "Ibcast/Iallreduce/Ialltoall, on two or more hosts the map of every pair of hosts\n"
+            "(mpibench map), b_eff, b_eff_io and IMB-IO S_Write_indv/S_Read_indv, in one MPI\n"
+            "job. Results go to\n"
             "--output-dir DIR, which must be new or empty (default ./mpibench-results; when\n"
             "that exists, a new one with a timestamp: an earlier run is never overwritten):\n"
             "each suite's text (PROG.txt) and JSON (PROG.jsonl) and protocol files,\n"
@@ -326,9 +326,23 @@ struct phase_end {
 };
 
 /* Why phase i does not run on nprocs processes: the plan's reason, or --skip, or NULL. */
-static const char *phase_skip(const struct mb_job_config *j, size_t i, int nprocs)
+/* The hosts the job's processes run on, on every rank (the provenance has it on rank 0). */
+static int job_hosts(MPI_Comm world)
 {
-    const char *why = mb_job_skip_reason(mb_job_phase_at(i), nprocs);
+    MPI_Comm node;
+    int local_rank, first, hosts = 0;
+
+    MB_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    MB_MPI(MPI_Comm_rank(node, &local_rank));
+    MB_MPI(MPI_Comm_free(&node));
+    first = local_rank == 0;
+    MB_MPI(MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, world));
+    return hosts;
+}
+
+static const char *phase_skip(const struct mb_job_config *j, size_t i, int nprocs, int nhosts)
+{
+    const char *why = mb_job_skip_reason(mb_job_phase_at(i), nprocs, nhosts);
 
     return why ? why : (j->skip_mask >> i) & 1u ? "--skip names it" : NULL;
 }
@@ -352,6 +366,8 @@ static int phase_argv(const struct mb_job_phase *p, const struct mb_config *cfg,
     int n = 0;
 
     snprintf(w->procs, sizeof w->procs, "%d", cfg->nprocs);
+    if (p->subcommand)
+        argv[n++] = "mpibench";
     argv[n++] = (char *)p->prog;
     for (int k = 0; k < MB_JOB_MAX_ARGS && p->args[j->mode][k]; k++)
         argv[n++] =
@@ -715,6 +731,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     char fs[160] = "unknown file system";
     struct mb_scratch_signals signals;
     int worst = 0;
+    const int nhosts = job_hosts(ctx->world);
 
     /* For the whole job, not only inside the I/O phases: an interrupt between phases must
      * remove the scratch directory too (every process: each removes its own files). */
@@ -724,7 +741,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
         const struct mb_job_phase *p = mb_job_phase_at(i);
         ends[i].status = PHASE_PENDING;
         ends[i].estimate = mb_job_phase_estimate(p, (enum mb_job_mode)j->mode);
-        if (!phase_skip(j, i, ctx->size))
+        if (!phase_skip(j, i, ctx->size, nhosts))
             left_in_plan += ends[i].estimate;
     }
     if (ctx->rank == 0) {
@@ -745,7 +762,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     }
     for (size_t i = 0; i < n; i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
-        const char *skip = phase_skip(j, i, ctx->size);
+        const char *skip = phase_skip(j, i, ctx->size, nhosts);
         char *argv[2 * MB_JOB_MAX_ARGS], el[48], left[48], est[48], what[160];
         struct phase_words words;
         const double elapsed = mb_stopwatch_read(&job_clock);
@@ -818,6 +835,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
 static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
     const struct mb_job_config *j = cfg->settings;
+    const int nhosts = ctx->prov->nhosts; /* rank 0's, the only one that prints */
 
     if (ctx->rank != 0)
         return 0;
@@ -825,7 +843,7 @@ static int job_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
               mb_job_mode_name(j->mode));
     for (size_t i = 0; i < mb_job_phase_count(); i++) {
         const struct mb_job_phase *p = mb_job_phase_at(i);
-        const char *skip = phase_skip(j, i, ctx->size);
+        const char *skip = phase_skip(j, i, ctx->size, nhosts);
         char *argv[2 * MB_JOB_MAX_ARGS];
         struct phase_words words;
         const int argc = phase_argv(p, cfg, argv, &words);

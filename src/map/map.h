@@ -13,10 +13,10 @@
 #include <stddef.h>
 
 struct mb_map_config {
-    long lat_iters;  /* round trips per latency sample */
-    long bw_bytes;   /* bytes per bandwidth message */
-    long bw_window;  /* messages in flight per bandwidth sample */
-    long repeats;    /* samples per figure; the figure is the best (load only slows) */
+    long lat_iters;        /* round trips per latency sample */
+    long bw_bytes;         /* bytes per bandwidth message */
+    long bw_window;        /* messages in flight per bandwidth sample */
+    long repeats;          /* samples per figure; the figure is the best (load only slows) */
     double outlier_factor; /* named only beyond this factor worse than the median */
 };
 

@@ -70,8 +70,8 @@ static double bandwidth(const struct mb_map_config *c, MPI_Comm comm, int partne
             if (sends)
                 MB_MPI(MPI_Isend(buf, (int)c->bw_bytes, MPI_BYTE, partner, TAG, comm, &reqs[w]));
             else
-                MB_MPI(MPI_Irecv(buf + (size_t)w * (size_t)c->bw_bytes, (int)c->bw_bytes,
-                                 MPI_BYTE, partner, TAG, comm, &reqs[w]));
+                MB_MPI(MPI_Irecv(buf + (size_t)w * (size_t)c->bw_bytes, (int)c->bw_bytes, MPI_BYTE,
+                                 partner, TAG, comm, &reqs[w]));
         }
         MB_MPI(MPI_Waitall((int)c->bw_window, reqs, MPI_STATUSES_IGNORE));
         if (sends)
@@ -80,8 +80,8 @@ static double bandwidth(const struct mb_map_config *c, MPI_Comm comm, int partne
             MB_MPI(MPI_Send(&ack, 1, MPI_BYTE, partner, TAG, comm));
         const double secs = mb_timing_stop(&tm, 1);
         if (k >= 0)
-            samples[k] = secs > 0 ? (double)c->bw_bytes * (double)c->bw_window / secs / 1048576.0
-                                  : 0;
+            samples[k] =
+                secs > 0 ? (double)c->bw_bytes * (double)c->bw_window / secs / 1048576.0 : 0;
     }
     return sends ? best_of(samples, c->repeats, 0, spread) : 0;
 }

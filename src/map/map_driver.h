@@ -11,10 +11,10 @@
 
 /* One pair's figures, as the first host's process sends them to rank 0. */
 struct mb_map_link {
-    int a, b;                                /* host indices, a < b; -1: no pair */
-    double latency_usec, latency_spread;     /* best sample; ln(Q3 / Q1) of the samples */
-    double ab_mib_per_sec, ab_spread;        /* a to b */
-    double ba_mib_per_sec, ba_spread;        /* b to a */
+    int a, b;                            /* host indices, a < b; -1: no pair */
+    double latency_usec, latency_spread; /* best sample; ln(Q3 / Q1) of the samples */
+    double ab_mib_per_sec, ab_spread;    /* a to b */
+    double ba_mib_per_sec, ba_spread;    /* b to a */
 };
 
 /* Rank 0: called for every pair of a round once the round is done. */

@@ -69,8 +69,9 @@ int mb_map_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     const struct mb_map_config *c = mb_map_cfg(cfg);
 
     if (prov->nhosts < 2)
-        return mb_usage(err, "map measures between hosts: it needs processes on at least two "
-                             "hosts, and all %d run on one (%s)",
+        return mb_usage(err,
+                        "map measures between hosts: it needs processes on at least two "
+                        "hosts, and all %d run on one (%s)",
                         cfg->nprocs, prov->hosts ? prov->hosts : "?");
     if (cfg->common.check)
         return mb_usage(err, "--check: map sends no patterned data to check");

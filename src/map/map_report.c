@@ -132,12 +132,14 @@ void mb_map_report_end(struct mb_map_report *r)
     char *text;
 
     mb_map_outliers_find(&r->m, mb_map_cfg(r->cfg)->outlier_factor, &o);
-    mb_printf(out, "#\n# Hosts: the median of each host's links, and that against the median "
-                   "host's\n%-20s %14s %8s %14s %8s  %s\n",
+    mb_printf(out,
+              "#\n# Hosts: the median of each host's links, and that against the median "
+              "host's\n%-20s %14s %8s %14s %8s  %s\n",
               "host", "latency[usec]", "x", "bw[MiB/s]", "x", "outlier");
     for (int i = 0; i < h; i++) {
         const double lat = o.host_lat_x[i], bw = o.host_bw_x[i];
-        double *v = mb_xmalloc(2 * (size_t)h * sizeof *v), *w = mb_xmalloc(2 * (size_t)h * sizeof *w);
+        double *v = mb_xmalloc(2 * (size_t)h * sizeof *v),
+               *w = mb_xmalloc(2 * (size_t)h * sizeof *w);
         int n = 0;
         for (int k = 0; k < h; k++)
             if (k != i) {
@@ -149,8 +151,8 @@ void mb_map_report_end(struct mb_map_report *r)
         const double lat_med = median_of(v, n), bw_med = median_of(w, 2 * n);
         free(v);
         free(w);
-        mb_printf(out, "%-20s %14.2f %8.2f %14.2f %8.2f  %s\n", name_of(r, i), lat_med, lat,
-                  bw_med, bw, o.host_bad[i] ? what_word(o.host_bad[i]) : "-");
+        mb_printf(out, "%-20s %14.2f %8.2f %14.2f %8.2f  %s\n", name_of(r, i), lat_med, lat, bw_med,
+                  bw, o.host_bad[i] ? what_word(o.host_bad[i]) : "-");
         mb_jobj_begin(&j, "map_host", r->ctx->json);
         mb_jobj_str(&j, "host", name_of(r, i));
         mb_jobj_num(&j, "latency_usec", lat_med);
@@ -158,13 +160,17 @@ void mb_map_report_end(struct mb_map_report *r)
         mb_jobj_num(&j, "latency_vs_median_host_percent", 100.0 * lat);
         mb_jobj_num(&j, "bandwidth_vs_median_host_percent", 100.0 * bw);
         if (o.host_bad[i])
-            mb_jobj_str(&j, "outlier", o.host_bad[i] == 3 ? "both" : o.host_bad[i] == 1 ? "latency" : "bandwidth");
+            mb_jobj_str(&j, "outlier",
+                        o.host_bad[i] == 3   ? "both"
+                        : o.host_bad[i] == 1 ? "latency"
+                                             : "bandwidth");
         else
             mb_jobj_null(&j, "outlier");
         mb_jobj_write(&j, r->ctx->json);
     }
-    mb_printf(out, "#\n# Run's spread (median over the links of their samples' Q3/Q1): %.1f %%; "
-                   "named beyond %.1f %% worse than the median\n",
+    mb_printf(out,
+              "#\n# Run's spread (median over the links of their samples' Q3/Q1): %.1f %%; "
+              "named beyond %.1f %% worse than the median\n",
               percent(o.spread), percent(o.threshold));
     mb_printf(out, "# Outlier hosts: ");
     for (int i = 0, n = 0; i < h; i++)
@@ -172,10 +178,12 @@ void mb_map_report_end(struct mb_map_report *r)
             mb_printf(out, "%s%s (%s; latency %.2fx, bandwidth %.2fx the median host's)",
                       n++ ? ", " : "", name_of(r, i), what_word(o.host_bad[i]), o.host_lat_x[i],
                       o.host_bw_x[i]);
-    mb_printf(out, "%s\n# Outlier links: ", o.nhosts_bad ? "" : h < 3 ? "none (two hosts: a slow "
-                                                                       "link cannot be told from "
-                                                                       "a slow host)"
-                                                                     : "none");
+    mb_printf(out, "%s\n# Outlier links: ",
+              o.nhosts_bad ? ""
+              : h < 3      ? "none (two hosts: a slow "
+                             "link cannot be told from "
+                             "a slow host)"
+                           : "none");
     for (int k = 0; k < o.nlinks_bad; k++)
         mb_printf(out, "%s%s %s %s (%s %.2fx the median link's)", k ? ", " : "",
                   name_of(r, o.link_a[k]), o.link_what[k] == 1 ? "-" : "->",

@@ -69,8 +69,8 @@ static int map_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
                   "%d rounds, %d pairs, per pair %ld latency samples of %ld round trips and "
                   "2 x %ld bandwidth samples of %ld x %ld bytes\n",
                   h, mb_map_rounds(h), h * (h - 1) / 2, mb_map_cfg(cfg)->repeats,
-                  mb_map_cfg(cfg)->lat_iters, mb_map_cfg(cfg)->repeats,
-                  mb_map_cfg(cfg)->bw_window, mb_map_cfg(cfg)->bw_bytes);
+                  mb_map_cfg(cfg)->lat_iters, mb_map_cfg(cfg)->repeats, mb_map_cfg(cfg)->bw_window,
+                  mb_map_cfg(cfg)->bw_bytes);
         mb_flush(&ctx->out);
     }
     return 0;

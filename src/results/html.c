@@ -46,19 +46,20 @@ static void hardware_rows(FILE *f, const json_t *h)
     size_t i;
     char buf[640];
 
-    json_array_foreach(kinds, i, k) {
+    json_array_foreach(kinds, i, k)
+    {
         const json_t *caches = json_object_get(k, "cache_bytes"), *v;
         const char *level;
-        int used = snprintf(buf, sizeof buf, "%lld host(s): %s; %lld packages, %lld cores, %lld "
+        int used = snprintf(buf, sizeof buf,
+                            "%lld host(s): %s; %lld packages, %lld cores, %lld "
                             "hardware threads, %lld NUMA nodes;",
                             mb_rec_int(k, "host_count", 0),
                             mb_rec_str(k, "cpu_model") ? mb_rec_str(k, "cpu_model") : "CPU unknown",
                             mb_rec_int(k, "packages", 0), mb_rec_int(k, "cores", 0),
                             mb_rec_int(k, "hardware_threads", 0), mb_rec_int(k, "numa_nodes", 0));
-        json_object_foreach((json_t *)caches, level, v)
-            if (used > 0 && (size_t)used < sizeof buf)
-                used += snprintf(buf + used, sizeof buf - (size_t)used, " %s %lld KiB", level,
-                                 (long long)json_integer_value(v) / 1024);
+        json_object_foreach((json_t *)caches, level, v) if (used > 0 && (size_t)used < sizeof buf)
+            used += snprintf(buf + used, sizeof buf - (size_t)used, " %s %lld KiB", level,
+                             (long long)json_integer_value(v) / 1024);
         if (used > 0 && (size_t)used < sizeof buf)
             snprintf(buf + used, sizeof buf - (size_t)used, "; memory %.1f GiB",
                      (double)mb_rec_int(k, "memory_bytes", 0) / (1024.0 * 1024 * 1024));

@@ -4,7 +4,7 @@
 
 Runs `mpiexec -np N mpibench run ARGS --output-dir mpibench-results --progress 1` in a new
 temporary directory, into an empty mpibench-results/ made beforehand (used as named), and
-checks: a line per phase (phase i/7; Presta's phases skipped on an odd number of processes,
+checks: a line per phase (phase i/9; the map skipped on one host; Presta's phases skipped on an odd number of processes,
 IMB-EXT on one, said so) with the plan's estimates (all that is left = the sum of the phases' own); progress
 lines on stderr during every phase that took longer than 2.5 s; summary.txt with each phase's
 seconds and estimate;
@@ -45,7 +45,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mbcheck import Failure, check, fail, load_jsonl  # noqa: E402
 
-PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "IMB-NBC", "b_eff", "b_eff_io", "IMB-IO"]
+PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "IMB-NBC", "map", "b_eff", "b_eff_io", "IMB-IO"]
 HEADLINES = ["b_eff", "b_eff_io", "PingPong latency", "PingPong bandwidth",
              "Allreduce 8 B latency"]
 # Which plots `mpibench plot` draws from each suite's own JSON file.
@@ -54,7 +54,7 @@ PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
          "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
          "IMB-NBC": {"collectives", "nbc_overlap"},
          "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
-         "IMB-IO": {"imb_io_bandwidth"}}
+         "IMB-IO": {"imb_io_bandwidth"}, "map": set()}
 
 
 def run_job(opts, cwd, extra=(), status=0):
@@ -187,10 +187,10 @@ IO_PHASES = ("b_eff_io", "IMB-IO")
 
 
 def ran_on(np, no_io=False):
-    """The phases that run on np processes: Presta's need pairs (an even count), IMB-EXT's
-    Unidir two processes (on one it would measure nothing); no_io (the SimGrid SMPI build):
-    not the MPI-IO phases."""
-    return [p for p in PHASES if not (p in ("com", "laten") and np % 2 == 1) and
+    """The phases that run on np processes of one host: Presta's need pairs (an even count),
+    IMB-EXT's Unidir two processes (on one it would measure nothing), the map two hosts (the
+    multi-host tier runs it); no_io (the SimGrid SMPI build): not the MPI-IO phases."""
+    return [p for p in PHASES if p != "map" and not (p in ("com", "laten") and np % 2 == 1) and
             not (p == "IMB-EXT" and np == 1) and not (no_io and p in IO_PHASES)]
 
 
@@ -212,7 +212,10 @@ def check_run(opts, cwd, proc, outdir, progress=None):
         check(m, f"no progress line for phase {i + 1}/{len(PHASES)} ({prog})")
         no_io = opts.no_io and prog in IO_PHASES
         skipped = prog not in ran_on(opts.np, opts.no_io)
-        check(("skipped, needs " in m.group(1)) == (skipped and not no_io),
+        one_host = prog == "map"
+        check(("skipped, needs " in m.group(1)) == (skipped and not no_io and not one_host),
+              f"phase {prog}: {m.group(1)}")
+        check(("skipped, the job runs on one host (a map needs two)" in m.group(1)) == one_host,
               f"phase {prog}: {m.group(1)}")
         check(("skipped, MPI-IO is not simulated" in m.group(1)) == no_io,
               f"phase {prog}: {m.group(1)}")
@@ -276,8 +279,11 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     # The headline numbers: summary.txt, job_result and the suites' own records agree.
     summary = open(os.path.join(out, "summary.txt")).read()
     nums = summary_headlines(summary)
-    check(summary.startswith("# mpibench ") and f"on {opts.np} processes" in summary,
-          "summary.txt: provenance or process count missing")
+    check(re.match(r"# Date +: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*\n# Run id +: (\S+)\n# mpibench ",
+                   summary) and f"on {opts.np} processes" in summary,
+          "summary.txt: date, run id, provenance or process count missing")
+    run_id = re.match(r"# Date.*\n# Run id +: (\S+)", summary).group(1)
+    check(run_id == result["run_id"], f"summary.txt's run id {run_id}, the records' {result['run_id']}")
     beff = [r for r in recs if r["type"] == "beff_result"]
     bio = [r for r in recs if r["type"] == "beffio_result"]
     pp = [r for r in recs if r["type"] == "result" and r["suite"] == "IMB-MPI1" and
@@ -460,8 +466,8 @@ def check_tools(opts, cwd, a, b):
     c = tool(opts, cwd, "compare", "--threshold", "-5", a, b)
     check(c.returncode == 2 and "invalid value '-5' for --threshold" in c.stderr, c.stderr)
 
-    # mpibench plot on each suite's own JSON file.
-    for p in PHASES:
+    # mpibench plot on each suite's own JSON file (of the phases that ran here).
+    for p in ran_on(opts.np, opts.no_io):
         d = f"plot-{p}"
         c = tool(opts, cwd, "plot", "-o", d, f"mpibench-results/{p}.jsonl")
         check(c.returncode == 0, f"plot {p}.jsonl: status {c.returncode} {c.stderr}")

@@ -28,6 +28,8 @@ its ranks ran, and no process left in any host after any job):
                named; with one host's link slowed by tc (netem delay and rate where the
                kernel has netem, else a tbf rate limit) that host is named, and no other;
                on 4 processes (2 on one host) the extra process waits
+  job          the main job (--quick, without the I/O and IMB-NBC phases) on 2 processes per
+               host: its map phase runs, names no outlier, and summary.txt lists the 3 hosts
   abort        --timeout and SIGTERM to mpirun end a job spanning the hosts within seconds
 
 Usage: multihost_check.py --bindir BUILD [--mpirun mpirun.openmpi] [--hosts 3]
@@ -627,7 +629,31 @@ class Tier:
                     f"SIGTERM to mpirun {took2:.1f} s after it was sent")
         return "both end the whole job within seconds, no process left on any host"
 
-    CHECKS = ["provenance", "pingpong", "map", "beff", "presta", "io", "nodemap", "abort"]
+    # -- the main job on several hosts ---------------------------------------------------
+    def check_job(self):
+        A, B, C = self.A, self.B, self.C
+        r = self.job("job", f"{A}:2,{B}:2,{C}:2", 6, "mpibench",
+                     ["run", "--quick", "--skip", "b_eff_io,IMB-IO,IMB-NBC", "--output-dir", "res"],
+                     timeout=300)
+        res = os.path.join(r.cwd, "res")
+        with open(os.path.join(res, "summary.txt")) as f:
+            summary = f.read()
+        check(re.search(r"^# \d+/\d+ map: .* ok ", summary, re.M),
+              f"job: the map phase did not run ok:\n{summary[-1500:]}")
+        hw = re.search(r"^# Hardware +: 3 hosts \((.*)\): ", summary, re.M)
+        check(hw and sorted(hw.group(1).split(", ")) == sorted([A, B, C]),
+              f"job: summary.txt's hardware line {hw.group(0) if hw else None}")
+        recs = self.records(r, "res/map.jsonl")
+        links = [x for x in recs if x["type"] == "map_link"]
+        res_ = [x for x in recs if x["type"] == "map_result"]
+        check(len(links) == 3 and res_ and res_[0]["outlier_hosts"] == [],
+              f"job: map.jsonl has {len(links)} links, outliers {res_}")
+        with open(os.path.join(res, "map.txt")) as f:
+            text = f.read()
+        check("# Outlier hosts: none" in text, "job: map.txt does not say '# Outlier hosts: none'")
+        return f"the main job on 3 hosts ran the map phase ({len(links)} pairs, no outlier)"
+
+    CHECKS = ["provenance", "pingpong", "map", "beff", "presta", "io", "nodemap", "job", "abort"]
 
 
 def skip_reason(opts):
