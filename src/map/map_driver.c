@@ -15,6 +15,15 @@
 
 enum { TAG = 77, LAT_BYTES = 8 };
 
+/* A process's buffers for its pairs: the messages, the window's requests and statuses, and
+ * the samples of one figure. */
+struct pair_work {
+    char *buf;
+    MPI_Request *reqs;
+    MPI_Status *sts;
+    double *samples;
+};
+
 static int by_value(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -32,7 +41,7 @@ static double best_of(double *s, long n, int low_best, double *spread)
 
 /* Latency samples between this process and partner (first: it sends first): usec. */
 static double latency(const struct mb_map_config *c, MPI_Comm comm, int partner, int first,
-                      double *samples, double *spread)
+                      struct pair_work *w, double *spread)
 {
     char msg[LAT_BYTES] = {0};
     struct mb_timing tm = mb_timing_make(mb_sync_none());
@@ -51,54 +60,56 @@ static double latency(const struct mb_map_config *c, MPI_Comm comm, int partner,
         }
         const double per = mb_timing_stop(&tm, n);
         if (k >= 0)
-            samples[k] = per / 2 * 1e6;
+            w->samples[k] = per / 2 * 1e6;
     }
-    return best_of(samples, c->repeats, 1, spread);
+    return best_of(w->samples, c->repeats, 1, spread);
 }
 
 /* Bandwidth samples of one direction: the sender posts a window of messages, the receiver
  * answers the last with one byte; the sender's clock spans both. MiB/s, on the sender. */
 static double bandwidth(const struct mb_map_config *c, MPI_Comm comm, int partner, int sends,
-                        char *buf, MPI_Request *reqs, double *samples, double *spread)
+                        struct pair_work *w, double *spread)
 {
     struct mb_timing tm = mb_timing_make(mb_sync_none());
     char ack = 0;
 
     for (long k = -1; k < c->repeats; k++) { /* k = -1: warm-up, untimed */
         mb_timing_start(&tm);
-        for (long w = 0; w < c->bw_window; w++) {
+        for (long m = 0; m < c->bw_window; m++) {
             if (sends)
-                MB_MPI(MPI_Isend(buf, (int)c->bw_bytes, MPI_BYTE, partner, TAG, comm, &reqs[w]));
+                MB_MPI(
+                    MPI_Isend(w->buf, (int)c->bw_bytes, MPI_BYTE, partner, TAG, comm, &w->reqs[m]));
             else
-                MB_MPI(MPI_Irecv(buf + (size_t)w * (size_t)c->bw_bytes, (int)c->bw_bytes, MPI_BYTE,
-                                 partner, TAG, comm, &reqs[w]));
+                MB_MPI(MPI_Irecv(w->buf + (size_t)m * (size_t)c->bw_bytes, (int)c->bw_bytes,
+                                 MPI_BYTE, partner, TAG, comm, &w->reqs[m]));
         }
-        MB_MPI(MPI_Waitall((int)c->bw_window, reqs, MPI_STATUSES_IGNORE));
+        /* Statuses, not MPI_STATUSES_IGNORE: MPICH's header gives that pointer an array size
+         * and GCC's access checks then warn (as in p2p_kernels.c). */
+        MB_MPI(MPI_Waitall((int)c->bw_window, w->reqs, w->sts));
         if (sends)
             MB_MPI(MPI_Recv(&ack, 1, MPI_BYTE, partner, TAG, comm, MPI_STATUS_IGNORE));
         else
             MB_MPI(MPI_Send(&ack, 1, MPI_BYTE, partner, TAG, comm));
         const double secs = mb_timing_stop(&tm, 1);
         if (k >= 0)
-            samples[k] =
+            w->samples[k] =
                 secs > 0 ? (double)c->bw_bytes * (double)c->bw_window / secs / 1048576.0 : 0;
     }
-    return sends ? best_of(samples, c->repeats, 0, spread) : 0;
+    return sends ? best_of(w->samples, c->repeats, 0, spread) : 0;
 }
 
 /* One pair, both sides: fills l on the first host's process (the second sends it its
  * direction's figure). */
-static void measure_pair(const struct mb_map_config *c, MPI_Comm comm, int me, int partner,
-                         int first, char *buf, MPI_Request *reqs, double *samples,
-                         struct mb_map_link *l)
+static void measure_pair(const struct mb_map_config *c, MPI_Comm comm, int partner, int first,
+                         struct pair_work *w, struct mb_map_link *l)
 {
     double mine[2] = {0, 0};
 
-    l->latency_usec = latency(c, comm, partner, first, samples, &l->latency_spread);
+    l->latency_usec = latency(c, comm, partner, first, w, &l->latency_spread);
     for (int dir = 0; dir < 2; dir++) {
         const int sends = (dir == 0) == first; /* first -> second, then back */
         double spread = 0;
-        const double bw = bandwidth(c, comm, partner, sends, buf, reqs, samples, &spread);
+        const double bw = bandwidth(c, comm, partner, sends, w, &spread);
         if (sends) {
             mine[0] = bw;
             mine[1] = spread;
@@ -114,7 +125,6 @@ static void measure_pair(const struct mb_map_config *c, MPI_Comm comm, int me, i
     } else {
         MB_MPI(MPI_Send(mine, 2, MPI_DOUBLE, partner, TAG, comm));
     }
-    (void)me;
 }
 
 void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_watchdog *wd,
@@ -124,13 +134,14 @@ void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_w
     MB_MPI(MPI_Comm_rank(leaders, &me));
     MB_MPI(MPI_Comm_size(leaders, &h));
     const int rounds = mb_map_rounds(h), slots = h / 2 + h % 2;
-    char *buf = mb_xmalloc((size_t)c->bw_bytes * (size_t)c->bw_window);
-    MPI_Request *reqs = mb_xmalloc((size_t)c->bw_window * sizeof *reqs);
-    double *samples = mb_xmalloc((size_t)c->repeats * sizeof *samples);
+    struct pair_work w = {mb_xmalloc((size_t)c->bw_bytes * (size_t)c->bw_window),
+                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Request)),
+                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Status)),
+                          mb_xmalloc((size_t)c->repeats * sizeof(double))};
     struct mb_map_link *all = me == 0 ? mb_xmalloc((size_t)h * sizeof *all) : NULL;
     char label[160];
 
-    memset(buf, 1, (size_t)c->bw_bytes * (size_t)c->bw_window);
+    memset(w.buf, 1, (size_t)c->bw_bytes * (size_t)c->bw_window);
     for (int r = 0; r < rounds; r++) {
         struct mb_map_link l = {.a = -1, .b = -1};
         int a = -1, b = -1;
@@ -147,7 +158,7 @@ void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_w
             snprintf(label, sizeof label, "map round %d of %d: host %d waits", r + 1, rounds, me);
         mb_watchdog_arm(wd, label);
         if (a >= 0) {
-            measure_pair(c, leaders, me, me == a ? b : a, me == a, buf, reqs, samples, &l);
+            measure_pair(c, leaders, me == a ? b : a, me == a, &w, &l);
             if (me == a) {
                 l.a = a;
                 l.b = b;
@@ -163,7 +174,8 @@ void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_w
                     done(arg, r, rounds, &all[i]);
     }
     free(all);
-    free(samples);
-    free(reqs);
-    free(buf);
+    free(w.samples);
+    free(w.sts);
+    free(w.reqs);
+    free(w.buf);
 }
