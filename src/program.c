@@ -16,6 +16,7 @@ extern const struct mb_suite mb_suite_presta_allred;
 extern const struct mb_suite mb_suite_presta_globalop;
 extern const struct mb_suite mb_suite_p2p;
 extern const struct mb_suite mb_suite_map;
+extern const struct mb_suite mb_suite_levels;
 
 static const struct mb_suite *const suites[] = {
     &mb_suite_run,
@@ -33,6 +34,7 @@ static const struct mb_suite *const suites[] = {
     &mb_suite_presta_allred,
     &mb_suite_presta_globalop,
     &mb_suite_map,
+    &mb_suite_levels,
 };
 
 static void tool_line(const char *name, const char *title, void *out)

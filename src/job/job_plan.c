@@ -41,6 +41,17 @@ static const struct mb_job_phase phases[] = {
               [MB_JOB_FULL] = {"-o", "1000"},
               [MB_JOB_SIM] = {"-o", "10"}},
      .seconds = {1, 1, 5, 1}},
+    /* mpibench levels: a pair within a socket, across sockets, across hosts, chosen from the
+     * placement (docs/adr/node-map.md); the levels the job lacks are listed as not present. */
+    {.title = "levels: a pair within a socket, across sockets, across hosts",
+     .prog = "levels",
+     .subcommand = 1,
+     .pair = 1,
+     .args = {[MB_JOB_DEFAULT] = {"--repeats", "3"},
+              [MB_JOB_QUICK] = {"--repeats", "2", "--lat-iters", "20", "--bw-window", "2"},
+              [MB_JOB_FULL] = {NULL},
+              [MB_JOB_SIM] = {"--repeats", "1", "--lat-iters", "10", "--bw-window", "1"}},
+     .seconds = {1, 1, 2, 1}},
     {.title = "IMB-MPI1: PingPong PingPing Sendrecv Bcast Allreduce Alltoall Barrier",
      .prog = "IMB-MPI1",
      .samples = 1,

@@ -26,6 +26,10 @@ static inline const struct mb_map_config *mb_map_cfg(const struct mb_config *cfg
 }
 
 extern const struct mb_settings_type mb_map_settings;
+extern const struct mb_settings_type mb_levels_settings; /* the measurement's rows only */
+int mb_levels_validate(struct mb_config *cfg, const struct mb_provenance *prov,
+                       struct mb_error *err);
+void mb_levels_usage(const struct mb_suite *s, FILE *out);
 int mb_map_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_map_usage(const struct mb_suite *s, FILE *out);
 

@@ -127,6 +127,33 @@ static void measure_pair(const struct mb_map_config *c, MPI_Comm comm, int partn
     }
 }
 
+static struct pair_work work_make(const struct mb_map_config *c)
+{
+    struct pair_work w = {mb_xmalloc((size_t)c->bw_bytes * (size_t)c->bw_window),
+                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Request)),
+                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Status)),
+                          mb_xmalloc((size_t)c->repeats * sizeof(double))};
+    memset(w.buf, 1, (size_t)c->bw_bytes * (size_t)c->bw_window);
+    return w;
+}
+
+static void work_free(struct pair_work *w)
+{
+    free(w->samples);
+    free(w->sts);
+    free(w->reqs);
+    free(w->buf);
+}
+
+void mb_map_pair_measure(const struct mb_map_config *c, MPI_Comm comm, int partner, int first,
+                         struct mb_map_link *l)
+{
+    struct pair_work w = work_make(c);
+
+    measure_pair(c, comm, partner, first, &w, l);
+    work_free(&w);
+}
+
 void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_watchdog *wd,
                     mb_map_round_fn done, void *arg)
 {
@@ -134,14 +161,10 @@ void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_w
     MB_MPI(MPI_Comm_rank(leaders, &me));
     MB_MPI(MPI_Comm_size(leaders, &h));
     const int rounds = mb_map_rounds(h), slots = h / 2 + h % 2;
-    struct pair_work w = {mb_xmalloc((size_t)c->bw_bytes * (size_t)c->bw_window),
-                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Request)),
-                          mb_xmalloc((size_t)c->bw_window * sizeof(MPI_Status)),
-                          mb_xmalloc((size_t)c->repeats * sizeof(double))};
+    struct pair_work w = work_make(c);
     struct mb_map_link *all = me == 0 ? mb_xmalloc((size_t)h * sizeof *all) : NULL;
     char label[160];
 
-    memset(w.buf, 1, (size_t)c->bw_bytes * (size_t)c->bw_window);
     for (int r = 0; r < rounds; r++) {
         struct mb_map_link l = {.a = -1, .b = -1};
         int a = -1, b = -1;
@@ -174,8 +197,5 @@ void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_w
                     done(arg, r, rounds, &all[i]);
     }
     free(all);
-    free(w.samples);
-    free(w.sts);
-    free(w.reqs);
-    free(w.buf);
+    work_free(&w);
 }

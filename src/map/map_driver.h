@@ -20,6 +20,11 @@ struct mb_map_link {
 /* Rank 0: called for every pair of a round once the round is done. */
 typedef void (*mb_map_round_fn)(void *arg, int round, int rounds, const struct mb_map_link *l);
 
+/* One pair on comm, both sides (first: this process sends first and receives the figures in
+ * l; the other sends its direction's). */
+void mb_map_pair_measure(const struct mb_map_config *c, MPI_Comm comm, int partner, int first,
+                         struct mb_map_link *l);
+
 /* Collective over leaders (one process per host, host i = rank i). */
 void mb_map_measure(const struct mb_map_config *c, MPI_Comm leaders, struct mb_watchdog *wd,
                     mb_map_round_fn done, void *arg);

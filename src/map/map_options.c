@@ -50,6 +50,8 @@ static const struct mb_option map_rows[] = {
      .metavar = "N",
      .help = "samples of each figure; the best is the figure, their spread the run's noise "
              "(default 5)"},
+};
+static const struct mb_option outlier_rows[] = {
     {.name = "--outlier-factor",
      .kind = MB_OPT_DOUBLE,
      .offset = MAP(outlier_factor),
@@ -60,9 +62,41 @@ static const struct mb_option map_rows[] = {
              "(and beyond three times the run's spread; default 2)"},
 };
 static const struct mb_option_set map_set = {map_rows, sizeof map_rows / sizeof map_rows[0], 0};
+static const struct mb_option_set outlier_set = {outlier_rows,
+                                                 sizeof outlier_rows / sizeof outlier_rows[0], 0};
 
-const struct mb_settings_type mb_map_settings = {
+const struct mb_settings_type mb_map_settings = {.size = sizeof(struct mb_map_config),
+                                                 .defaults = map_defaults,
+                                                 .sets = {&map_set, &outlier_set}};
+const struct mb_settings_type mb_levels_settings = {
     .size = sizeof(struct mb_map_config), .defaults = map_defaults, .sets = {&map_set}};
+
+int mb_levels_validate(struct mb_config *cfg, const struct mb_provenance *prov,
+                       struct mb_error *err)
+{
+    (void)prov;
+    if (cfg->nprocs < 2)
+        return mb_usage(err, "levels measures pairs of processes: it needs at least 2, and 1 "
+                             "was started");
+    if (cfg->common.check)
+        return mb_usage(err, "--check: levels sends no patterned data to check");
+    if (mb_config_samples(cfg) > 1)
+        return mb_usage(err, "--samples: levels takes --repeats samples of each figure");
+    return 0;
+}
+
+void mb_levels_usage(const struct mb_suite *s, FILE *out)
+{
+    (void)s;
+    fprintf(out,
+            "Latency and bandwidth of a pair of processes at each level of the machine: two\n"
+            "cores of one socket, two sockets of one host, two hosts. The pairs are chosen from\n"
+            "the topology the header reports (hwloc): rank 0 and the lowest rank placed at\n"
+            "that level. A level the job does not have (one socket per host, one host) is\n"
+            "listed as not present, with why; ranks not bound to one socket on a host with\n"
+            "several cannot be placed, and say so. Per pair: latency (half the round trip of\n"
+            "8 bytes) and each direction's bandwidth, the best of --repeats samples.\n");
+}
 
 int mb_map_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err)
 {

@@ -17,7 +17,7 @@ enum {
     MB_RT_FIGURES = 4,   /* figures of one record type */
     MB_RT_PLOTS = 5,     /* plots one record type draws into */
     MB_RT_SERIES = 3,    /* series of one record's arrays (MB_RT_ARRAYS) */
-    MB_RT_HEADLINES = 3, /* headline numbers of one record type */
+    MB_RT_HEADLINES = 6, /* headline numbers of one record type (levels: 3 levels x 2) */
     MB_RT_TICS = 8       /* positions of a position axis */
 };
 

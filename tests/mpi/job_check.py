@@ -45,16 +45,22 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mbcheck import Failure, check, fail, load_jsonl  # noqa: E402
 
-PHASES = ["com", "laten", "IMB-MPI1", "IMB-EXT", "IMB-NBC", "map", "b_eff", "b_eff_io", "IMB-IO"]
+PHASES = ["com", "laten", "levels", "IMB-MPI1", "IMB-EXT", "IMB-NBC", "map", "b_eff", "b_eff_io",
+          "IMB-IO"]
 HEADLINES = ["b_eff", "b_eff_io", "PingPong latency", "PingPong bandwidth",
-             "Allreduce 8 B latency"]
+             "Allreduce 8 B latency", "Latency, one socket", "Bandwidth, one socket",
+             "Latency, two sockets", "Bandwidth, two sockets", "Latency, two hosts",
+             "Bandwidth, two hosts"]
+LEVELS = {"socket": ("Latency, one socket", "Bandwidth, one socket"),
+          "sockets": ("Latency, two sockets", "Bandwidth, two sockets"),
+          "hosts": ("Latency, two hosts", "Bandwidth, two hosts")}
 # Which plots `mpibench plot` draws from each suite's own JSON file.
 PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
          "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives"},
          "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
          "IMB-NBC": {"collectives", "nbc_overlap"},
          "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
-         "IMB-IO": {"imb_io_bandwidth"}, "map": set()}
+         "IMB-IO": {"imb_io_bandwidth"}, "map": set(), "levels": set()}
 
 
 def run_job(opts, cwd, extra=(), status=0):
@@ -191,7 +197,7 @@ def ran_on(np, no_io=False):
     IMB-EXT's Unidir two processes (on one it would measure nothing), the map two hosts (the
     multi-host tier runs it); no_io (the SimGrid SMPI build): not the MPI-IO phases."""
     return [p for p in PHASES if p != "map" and not (p in ("com", "laten") and np % 2 == 1) and
-            not (p == "IMB-EXT" and np == 1) and not (no_io and p in IO_PHASES)]
+            not (p in ("IMB-EXT", "levels") and np == 1) and not (no_io and p in IO_PHASES)]
 
 
 def seconds(clock):
@@ -301,6 +307,19 @@ def check_run(opts, cwd, proc, outdir, progress=None):
         "Allreduce 8 B latency": (max(ar, key=lambda r: r["processes"])["t_avg_usec"]
                                   if ar else None, "allreduce_8_bytes_usec"),
     }
+    # levels: one record per level; a level the job lacks (one host: sockets on this machine's
+    # one package, hosts) has null figures and a null headline.
+    lv = {r["level"]: r for r in recs if r["type"] == "level_pair"}
+    check(sorted(lv) == (sorted(LEVELS) if opts.np > 1 else []), f"level_pair records {sorted(lv)}")
+    for level, (lat, bw) in LEVELS.items():
+        r = lv.get(level)
+        key = "hosts" if level == "hosts" else level
+        expect[lat] = (r["latency_usec"] if r else None, f"level_{key}_latency_usec")
+        expect[bw] = (r["a_to_b_mib_per_sec"] if r else None, f"level_{key}_mib_per_sec")
+    if opts.np > 1:
+        check(lv["hosts"]["present"] is False and lv["hosts"]["why"] == "the job runs on one host",
+              f"levels across hosts on one host: {lv['hosts']}")
+        check(lv["socket"]["present"] is (opts.np > 1), f"levels within a socket: {lv['socket']}")
     for label, (value, key) in expect.items():
         check(result[key] == value, f"job_result {key} = {result[key]}, the records say {value}")
         check((nums[label] is None) == (value is None) and

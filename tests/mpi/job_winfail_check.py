@@ -68,7 +68,7 @@ def check(status, err, res):
     if "MPI_ABORT" in err.upper():
         problems.append("the job was aborted (MPI_Abort)")
     lines = summary.splitlines()
-    row = next((i for i, l in enumerate(lines) if re.match(r"# \d/\d IMB-EXT:", l)), None)
+    row = next((i for i, l in enumerate(lines) if re.match(r"# \d+/\d+ IMB-EXT:", l)), None)
     if row is None or "FAILED (1)" not in lines[row]:
         problems.append("summary.txt: IMB-EXT is not 'FAILED (1)'")
     elif row + 1 >= len(lines) or not re.search(WINDOW, lines[row + 1]):

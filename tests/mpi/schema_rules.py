@@ -38,7 +38,7 @@ COUNTS = {
     "host_count", "packages", "cores", "hardware_threads", "numa_nodes",
     "network_devices_not_listed", "placement_listed", "rank", "core", "numa_node", "package",
     "cpu",
-    "round", "pairs", "outlier_links",  # mpibench map
+    "round", "pairs", "outlier_links", "rank_a", "rank_b",  # mpibench map and levels
 }
 
 # (suffix, unit): the first that ends the name (after a statistic's suffix is taken off).
