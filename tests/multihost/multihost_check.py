@@ -29,7 +29,9 @@ its ranks ran, and no process left in any host after any job):
                kernel has netem, else a tbf rate limit) that host is named, and no other;
                on 4 processes (2 on one host) the extra process waits
   job          the main job (--quick, without the I/O and IMB-NBC phases) on 2 processes per
-               host: its map phase runs, names no outlier, and summary.txt lists the 3 hosts
+               host: its map phase runs, names no outlier, summary.txt lists the 3 hosts;
+               its levels phase has a pair within a socket and one across hosts (slower), and
+               says the hosts have one socket
   abort        --timeout and SIGTERM to mpirun end a job spanning the hosts within seconds
 
 Usage: multihost_check.py --bindir BUILD [--mpirun mpirun.openmpi] [--hosts 3]
@@ -651,7 +653,27 @@ class Tier:
         with open(os.path.join(res, "map.txt")) as f:
             text = f.read()
         check("# Outlier hosts: none" in text, "job: map.txt does not say '# Outlier hosts: none'")
-        return f"the main job on 3 hosts ran the map phase ({len(links)} pairs, no outlier)"
+        # The levels phase: a pair within a socket (2 processes per host) and one across hosts
+        # (rank 0 on A and rank 2, the first on B); the namespace hosts have one socket each.
+        lv = {x["level"]: x for x in self.records(r, "res/levels.jsonl")
+              if x["type"] == "level_pair"}
+        check(lv["socket"]["present"] and (lv["socket"]["rank_a"], lv["socket"]["rank_b"]) == (0, 1)
+              and lv["socket"]["host_a"] == lv["socket"]["host_b"] == A,
+              f"job: levels within a socket {lv['socket']}")
+        check(lv["hosts"]["present"] and (lv["hosts"]["host_a"], lv["hosts"]["host_b"]) == (A, B)
+              and lv["hosts"]["rank_b"] == 2, f"job: levels across hosts {lv['hosts']}")
+        check(not lv["sockets"]["present"] and "one socket per host" in lv["sockets"]["why"],
+              f"job: levels across sockets {lv['sockets']}")
+        check(lv["hosts"]["latency_usec"] > lv["socket"]["latency_usec"],
+              f"job: latency across hosts {lv['hosts']['latency_usec']} us not above within a "
+              f"socket {lv['socket']['latency_usec']} us")
+        heads = [x for x in self.records(r, "res/results.jsonl") if x["type"] == "job_result"][0]
+        check(heads["level_hosts_latency_usec"] == lv["hosts"]["latency_usec"] and
+              heads["level_sockets_latency_usec"] is None,
+              f"job: job_result's level headlines {heads}")
+        return (f"the main job on 3 hosts ran the map phase ({len(links)} pairs, no outlier) and "
+                f"levels (socket {lv['socket']['latency_usec']:.1f} us, hosts "
+                f"{lv['hosts']['latency_usec']:.1f} us)")
 
     CHECKS = ["provenance", "pingpong", "map", "beff", "presta", "io", "nodemap", "job", "abort"]
 
