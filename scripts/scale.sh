@@ -16,7 +16,7 @@
 # status, host seconds, peak resident memory of the simulator.
 #   MB_SCALE_BUILD_DIR=DIR    the SMPI build directory (default build-smpi)
 #   MB_SCALE_SUITES='...'     which suites (default: imb-mpi1 imb-ext beff com laten rma allred
-#                             globalop run)
+#                             globalop run; also: map, every pair of the P hosts)
 #   MB_SCALE_SIZES=N          IMB's largest message 2^N bytes (default 12)
 #   MB_SCALE_TIMEOUT=SEC      host seconds per suite before it is stopped (default 3600)
 #   MB_SCALE_RUN_ARGS='...'   more arguments for the main job (e.g. '--skip b_eff')
@@ -102,6 +102,7 @@ suite_args() {
     rma) echo "presta-rma -o 10 -c 2 -e 65536" ;;
     allred) echo "presta-allred 10 10 5" ;;
     globalop) echo "presta-globalop" ;;
+    map) echo "map --repeats 2 --lat-iters 10 --bw-window 2 --bw-bytes 1048576" ;;
     run) echo "run --sim --timeout 1000000 ${MB_SCALE_RUN_ARGS:-} --output-dir $OUT/run" ;;
     *) return 1 ;;
     esac

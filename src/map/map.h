@@ -32,6 +32,9 @@ int mb_levels_validate(struct mb_config *cfg, const struct mb_provenance *prov,
 void mb_levels_usage(const struct mb_suite *s, FILE *out);
 int mb_map_validate(struct mb_config *cfg, const struct mb_provenance *prov, struct mb_error *err);
 void mb_map_usage(const struct mb_suite *s, FILE *out);
+/* The footer line of map and levels: rows, seconds, peak memory (no data check). */
+void mb_map_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                   const struct mb_run_end *e);
 
 /* The round-robin schedule (the circle method): for h hosts, rounds(h) rounds; in round r,
  * pair i (i < h / 2 + h % 2) is hosts *a < *b, or *a = -1 when that slot is a bye. */

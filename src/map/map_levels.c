@@ -205,13 +205,6 @@ static int levels_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     return 0;
 }
 
-static void levels_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                          const struct mb_run_end *e)
-{
-    (void)cfg;
-    mb_footer_line(&ctx->out, e->rows, -1, e->seconds, e->peak_rss);
-}
-
 const struct mb_suite mb_suite_levels = {
     .name = "levels",
     .legacy = NULL,
@@ -223,5 +216,5 @@ const struct mb_suite mb_suite_levels = {
     .usage = mb_levels_usage,
     .dry_run = levels_dry_run,
     .run = levels_run,
-    .footer = levels_footer,
+    .footer = mb_map_footer,
 };

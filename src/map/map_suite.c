@@ -76,8 +76,8 @@ static int map_dry_run(const struct mb_ctx *ctx, const struct mb_config *cfg)
     return 0;
 }
 
-static void map_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
-                       const struct mb_run_end *e)
+void mb_map_footer(const struct mb_ctx *ctx, const struct mb_config *cfg,
+                   const struct mb_run_end *e)
 {
     (void)cfg;
     mb_footer_line(&ctx->out, e->rows, -1, e->seconds, e->peak_rss);
@@ -93,5 +93,5 @@ const struct mb_suite mb_suite_map = {
     .usage = mb_map_usage,
     .dry_run = map_dry_run,
     .run = map_run,
-    .footer = map_footer,
+    .footer = mb_map_footer,
 };

@@ -89,6 +89,24 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
 /* The rows' order is the order of the headline numbers (summary.txt, index.html), and of the
  * series when two record types draw into one plot (b_eff: the result's averages first). */
+/* levels' two headlines of one level: its latency and rank 0's bandwidth to its partner. */
+#define LEVEL_HEADLINE(l_, u_, k_, f_, v_)                                                         \
+    {                                                                                              \
+        .label = (l_), .unit = (u_), .key = (k_), .field = (f_), .pick = MB_RT_LAST,               \
+        .when = {IS("level", v_), NUMBER(f_)}, .detail = {                                         \
+            TEXT("levels, ranks "),                                                                \
+            INT("", "rank_a", ""),                                                                 \
+            INT(" and ", "rank_b", ""),                                                            \
+            STR(", ", "host_a", ""),                                                               \
+            STR(" - ", "host_b", "")                                                               \
+        }                                                                                          \
+    }
+#define LEVEL_HEADLINES(words, level)                                                              \
+    LEVEL_HEADLINE("Latency, " words, "usec", "level_" level "_latency_usec", "latency_usec",      \
+                   level),                                                                         \
+        LEVEL_HEADLINE("Bandwidth, " words, "MiB/s", "level_" level "_mib_per_sec",                \
+                       "a_to_b_mib_per_sec", level)
+
 const struct mb_record_type mb_record_types[] = {
     {.type = "header", .written_by = "every suite, first", .provenance = 1},
     {.type = "summary", .written_by = "every suite, last"},
@@ -358,55 +376,9 @@ const struct mb_record_type mb_record_types[] = {
            .field = "b_to_a_mib_per_sec",
            .unit = "MiB/s",
            .better = MB_RT_HIGHER}},
-     .headlines =
-         {{.label = "Latency, one socket",
-           .unit = "usec",
-           .key = "level_socket_latency_usec",
-           .field = "latency_usec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "socket"), NUMBER("latency_usec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}},
-          {.label = "Bandwidth, one socket",
-           .unit = "MiB/s",
-           .key = "level_socket_mib_per_sec",
-           .field = "a_to_b_mib_per_sec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "socket"), NUMBER("a_to_b_mib_per_sec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}},
-          {.label = "Latency, two sockets",
-           .unit = "usec",
-           .key = "level_sockets_latency_usec",
-           .field = "latency_usec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "sockets"), NUMBER("latency_usec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}},
-          {.label = "Bandwidth, two sockets",
-           .unit = "MiB/s",
-           .key = "level_sockets_mib_per_sec",
-           .field = "a_to_b_mib_per_sec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "sockets"), NUMBER("a_to_b_mib_per_sec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}},
-          {.label = "Latency, two hosts",
-           .unit = "usec",
-           .key = "level_hosts_latency_usec",
-           .field = "latency_usec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "hosts"), NUMBER("latency_usec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}},
-          {.label = "Bandwidth, two hosts",
-           .unit = "MiB/s",
-           .key = "level_hosts_mib_per_sec",
-           .field = "a_to_b_mib_per_sec",
-           .pick = MB_RT_LAST,
-           .when = {IS("level", "hosts"), NUMBER("a_to_b_mib_per_sec")},
-           .detail = {TEXT("levels, ranks "), INT("", "rank_a", ""), INT(" and ", "rank_b", ""),
-                      STR(", ", "host_a", ""), STR(" - ", "host_b", "")}}}},
+     .headlines = {LEVEL_HEADLINES("one socket", "socket"),
+                   LEVEL_HEADLINES("two sockets", "sockets"),
+                   LEVEL_HEADLINES("two hosts", "hosts")}},
     {.type = "map_host", .written_by = "mpibench map", .name = {STR("map host ", "host", "")}},
     {.type = "map_result", .written_by = "mpibench map"},
     {.type = "job_phase", .written_by = "mpibench run", .name = {STR("", "phase", "")}},
