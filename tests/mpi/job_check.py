@@ -50,7 +50,7 @@ HEADLINES = ["b_eff", "b_eff_io", "PingPong latency", "PingPong bandwidth",
              "Allreduce 8 B latency"]
 # Which plots `mpibench plot` draws from each suite's own JSON file.
 PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
-         "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives"},
+         "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "collectives_no_data"},
          "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
          "IMB-NBC": {"collectives", "nbc_overlap"},
          "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
@@ -276,7 +276,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     # The headline numbers: summary.txt, job_result and the suites' own records agree.
     summary = open(os.path.join(out, "summary.txt")).read()
     nums = summary_headlines(summary)
-    check(summary.startswith("# mpibench ") and f"on {opts.np} processes" in summary,
+    check(summary.startswith("# Date ") and "\n# mpibench " in summary and
+          re.search(rf"^# Processes +: {opts.np} on \d+ hosts?", summary, re.M),
           "summary.txt: provenance or process count missing")
     beff = [r for r in recs if r["type"] == "beff_result"]
     bio = [r for r in recs if r["type"] == "beffio_result"]
@@ -312,7 +313,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
 
     plots = sorted(os.listdir(os.path.join(out, "plots")))
     drawn = {f[:-4] for f in plots if f.endswith(".svg")}
-    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "nbc_overlap", "beff",
+    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "collectives_no_data",
+            "nbc_overlap", "beff",
             "beffio_write", "beffio_rewrite", "beffio_read", "imb_io_bandwidth"} | (
                 set() if odd else {"presta_bandwidth"})
     if opts.np == 1:  # no pairs: PingPong and Unidir are skipped
