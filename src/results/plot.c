@@ -23,6 +23,8 @@ void mb_plot_init(struct mb_plot *p, const char *name, const char *title, const 
                   const char *ylabel)
 {
     memset(p, 0, sizeof *p);
+    p->index = json_object();
+    p->nruns = 1;
     snprintf(p->name, sizeof p->name, "%s", name);
     snprintf(p->title, sizeof p->title, "%s", title);
     p->xlabel = xlabel;
@@ -33,27 +35,66 @@ void mb_plot_init_page(struct mb_plot *p, const struct mb_rt_page *pg)
 {
     mb_plot_init(p, pg->name, pg->title, pg->xlabel, pg->ylabel);
     p->linear_y = pg->linear_y;
+    p->x_count = pg->x_count;
+}
+
+/* The panel of that title, made when new; MB_PLOT_PANELS when there is no room. */
+static size_t panel_of(struct mb_plot *p, const char *title)
+{
+    char t[96];
+
+    clean_title(t, sizeof t, title);
+    for (size_t i = 0; i < p->npanels; i++)
+        if (strcmp(p->panel[i], t) == 0)
+            return i;
+    if (p->npanels == MB_PLOT_PANELS)
+        return MB_PLOT_PANELS;
+    snprintf(p->panel[p->npanels], sizeof p->panel[0], "%s", t);
+    return p->npanels++;
+}
+
+/* A new series of that title at the end, or NULL (remembered as left out) when the plot has no
+ * room for it or its panel. */
+static struct mb_series *new_series(struct mb_plot *p, const char *title,
+                                    const struct mb_series_id *id)
+{
+    const size_t panel =
+        p->n < MB_PLOT_SERIES ? panel_of(p, id && id->panel ? id->panel : "") : MB_PLOT_PANELS;
+    struct mb_series *s;
+
+    if (panel == MB_PLOT_PANELS) {
+        mb_rs_index_set(p->index, title, -1);
+        p->left_out++;
+        return NULL;
+    }
+    mb_rs_index_set(p->index, title, (long long)p->n);
+    s = &p->s[p->n++];
+    clean_title(s->title, sizeof s->title, title);
+    clean_title(s->key, sizeof s->key, id && id->key ? id->key : title);
+    s->panel = panel;
+    s->run = id ? id->run : 0;
+    s->everywhere = id ? id->everywhere : 0;
+    return s;
 }
 
 /* keep_max: of the points at one x only the largest is kept (the best over methods and
  * repetitions), once the series is sorted. lo, hi: the point's interval (NAN: none). x = 0 is
  * kept (drawn at the axis's 0 tic), y must be positive (a logarithmic axis). */
-struct mb_series *mb_plot_add(struct mb_plot *p, const char *title, double x, double y, double lo,
-                              double hi, double extra, int keep_max)
+struct mb_series *mb_plot_add(struct mb_plot *p, const char *title, const struct mb_series_id *id,
+                              double x, double y, double lo, double hi, double extra, int keep_max)
 {
-    struct mb_series *s = NULL;
+    const json_t *at;
+    struct mb_series *s;
 
     if (!isfinite(x) || !isfinite(y) || x < 0 || y < 0 || (y == 0 && !p->linear_y))
         return NULL;
-    for (size_t i = 0; i < p->n && !s; i++)
-        if (strcmp(p->s[i].title, title) == 0)
-            s = &p->s[i];
-    if (!s) {
-        if (p->n == MB_PLOT_SERIES)
-            return NULL;
-        s = &p->s[p->n++];
-        clean_title(s->title, sizeof s->title, title);
-    }
+    /* By an index, not a search: a file of many rows draws in linear time. */
+    at = json_object_get(p->index, title);
+    if (at && json_integer_value(at) < 0)
+        return NULL;
+    s = at ? &p->s[json_integer_value(at)] : new_series(p, title, id);
+    if (!s)
+        return NULL;
     s->keep_max |= keep_max;
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 32;
@@ -127,6 +168,8 @@ static double point_y(const json_t *o, const char *y, int run_value, double *lo,
 
 void mb_plot_free(struct mb_plot *p)
 {
+    json_decref(p->index);
+    p->index = NULL;
     for (size_t i = 0; i < p->n; i++) {
         free(p->s[i].x);
         free(p->s[i].y);
@@ -134,15 +177,6 @@ void mb_plot_free(struct mb_plot *p)
         free(p->s[i].hi);
         free(p->s[i].extra);
     }
-}
-
-/* The key of a record's most_per fields (NULL parts as "", which no suite or benchmark is
- * called). */
-static void per_key(char *k, size_t len, const json_t *o, const struct mb_rt_plot *d)
-{
-    const char *a = d->most_per[0] ? mb_rec_str(o, d->most_per[0]) : NULL;
-    const char *b = d->most_per[1] ? mb_rec_str(o, d->most_per[1]) : NULL;
-    snprintf(k, len, "%s\n%s", a ? a : "", b ? b : "");
 }
 
 /* The partition-like value d->only selects: that of the last record of type only.type, or,
@@ -166,29 +200,17 @@ static long long only_value(const struct mb_records *r, const struct mb_record_t
     return v;
 }
 
-/* The records of type t draw into p as d describes (results/record_types.h). The sets that
- * select records (largest counts, joined records) are found in one pass each (jansson objects
- * as hash tables), so that a file of many rows is read in linear time, not quadratic. */
-static void draw(const struct mb_records *r, const char *run, int run_value,
+/* The records of type t draw into p as d describes (results/record_types.h). The joined records
+ * are found in one pass (a jansson object as hash table), so that a file of many rows is read
+ * in linear time, not quadratic. */
+static void draw(const struct mb_records *r, const char *run, int run_index, int run_value,
                  const struct mb_record_type *const *type_of, const struct mb_record_type *t,
                  const struct mb_rt_plot *d, const struct mb_rt_axis *axis, struct mb_plot *p)
 {
-    json_t *most = d->most ? json_object() : NULL, *joined = d->join.type ? json_object() : NULL;
+    json_t *joined = d->join.type ? json_object() : NULL;
     const long long only = d->only.field ? only_value(r, type_of, t, d) : 0;
     char k[256];
 
-    for (size_t i = 0; most && i < r->n; i++) {
-        const json_t *o = r->rec[i];
-        const long long v = mb_rec_int(o, d->most, 0);
-        const json_t *m;
-
-        if (type_of[i] != t || !mb_rt_holds(o, d->when))
-            continue;
-        per_key(k, sizeof k, o, d);
-        m = json_object_get(most, k);
-        if (!m || v > json_integer_value(m))
-            mb_rs_index_set(most, k, v);
-    }
     for (size_t i = 0; joined && i < r->n; i++) {
         const json_t *o = r->rec[i];
         if (!mb_rec_is(o, d->join.type) || !json_is_integer(json_object_get(o, d->join.field)))
@@ -198,16 +220,12 @@ static void draw(const struct mb_records *r, const char *run, int run_value,
     }
     for (size_t i = 0; i < r->n; i++) {
         const json_t *o = r->rec[i];
-        char title[96] = "";
+        char title[96] = "", panel[96] = "", key[96] = "";
+        struct mb_series_id id = {panel, key, run_index, 0};
         double lo, hi;
 
         if (type_of[i] != t || !mb_rt_holds(o, d->when))
             continue;
-        if (most) {
-            per_key(k, sizeof k, o, d);
-            if (mb_rec_int(o, d->most, 0) != json_integer_value(json_object_get(most, k)))
-                continue;
-        }
         if (joined) {
             if (!json_is_integer(json_object_get(o, d->join.field)))
                 continue;
@@ -220,10 +238,15 @@ static void draw(const struct mb_records *r, const char *run, int run_value,
         /* Several runs: each series named by its run first (mpibench plot A B). */
         if (run)
             snprintf(title, sizeof title, "%s: ", run);
-        mb_rt_text(title, sizeof title, o, t->name);
+        mb_rt_text(title, sizeof title, o, d->name[0].kind ? d->name : t->name);
+        mb_rt_text(panel, sizeof panel, o, d->panel);
+        mb_rt_text(key, sizeof key, o,
+                   d->series[0].kind ? d->series
+                   : d->name[0].kind ? d->name
+                                     : t->name);
         if (d->kind == MB_RT_POINTS) {
             const double y = point_y(o, d->y, run_value, &lo, &hi);
-            mb_plot_add(p, title, mb_rec_num(o, d->x), y, lo, hi, NAN, d->keep_max);
+            mb_plot_add(p, title, &id, mb_rec_num(o, d->x), y, lo, hi, NAN, d->keep_max);
         } else if (d->kind == MB_RT_ARRAYS) {
             const json_t *x = json_object_get(o, d->x);
             for (int a = 0; a < MB_RT_SERIES && d->arrays[a].field; a++) {
@@ -232,8 +255,10 @@ static void draw(const struct mb_records *r, const char *run, int run_value,
                 if (run)
                     snprintf(at, sizeof at, "%s: ", run);
                 snprintf(at + strlen(at), sizeof at - strlen(at), "%s", d->arrays[a].title);
+                id.key = d->arrays[a].title;
+                id.everywhere = d->arrays[a].everywhere;
                 for (size_t j = 0; j < json_array_size(x); j++)
-                    mb_plot_add(p, at, json_number_value(json_array_get(x, j)),
+                    mb_plot_add(p, at, &id, json_number_value(json_array_get(x, j)),
                                 json_number_value(json_array_get(y, j)), NAN, NAN, NAN,
                                 d->keep_max);
             }
@@ -244,10 +269,9 @@ static void draw(const struct mb_records *r, const char *run, int run_value,
             if (pos == axis->n)
                 p->last_value = mb_rec_num(o, axis->last_field);
             const double y = point_y(o, d->y, run_value, &lo, &hi);
-            mb_plot_add(p, title, axis->x[pos - 1], y, lo, hi, NAN, d->keep_max);
+            mb_plot_add(p, title, &id, axis->x[pos - 1], y, lo, hi, NAN, d->keep_max);
         }
     }
-    json_decref(most);
     json_decref(joined);
 }
 
@@ -299,14 +323,14 @@ const struct mb_record_type **mb_plot_types(const struct mb_records *r)
 }
 
 void mb_plot_draw_page(const struct mb_records *r, const struct mb_record_type *const *type_of,
-                       const struct mb_rt_page *pg, const char *run, int run_value,
+                       const struct mb_rt_page *pg, const char *run, int run_index, int run_value,
                        struct mb_plot *p)
 {
     for (size_t t = 0; t < mb_record_type_count; t++)
         for (int d = 0; d < MB_RT_PLOTS && mb_record_types[t].plots[d].page; d++)
             if (strcmp(mb_record_types[t].plots[d].page, pg->name) == 0)
-                draw(r, run, run_value, type_of, &mb_record_types[t], &mb_record_types[t].plots[d],
-                     pg->axis, p);
+                draw(r, run, run_index, run_value, type_of, &mb_record_types[t],
+                     &mb_record_types[t].plots[d], pg->axis, p);
 }
 
 /* 0 bytes two octaves below the smallest positive size (a quarter of it), or at 1/4 when
@@ -333,16 +357,30 @@ int mb_plots_write_runs(const struct mb_records *runs, size_t nruns, const char 
     for (size_t k = 0; k < nruns; k++)
         type_of[k] = mb_plot_types(&runs[k]);
     /* Each page from the record types that draw into it, in the table's order; run after run,
-     * so that a page's series are those of the first run, then of the second. */
+     * so that a page's series are those of the first run, then of the second. Several runs: a
+     * benchmark keeps its colour and marker in every run, each run has its dash type, and
+     * each panel has a ratio panel of every run over the first under it. */
     for (size_t i = 0; i < n; i++) {
         const struct mb_rt_page *pg = &mb_rt_pages[i];
+        const int several = nruns > 1 && labels;
         mb_plot_init_page(&p[i], pg);
         for (size_t k = 0; k < nruns; k++)
-            mb_plot_draw_page(&runs[k], type_of[k], pg, nruns > 1 && labels ? labels[k] : NULL, 0,
+            mb_plot_draw_page(&runs[k], type_of[k], pg, several ? labels[k] : NULL, (int)k, 0,
                               &p[i]);
         if (pg->axis)
             mb_plot_position_tics(&p[i], pg->axis);
         mb_plot_place_zero(&p[i]);
+        for (size_t k = 0; k < nruns && k < MB_PLOT_RUNS; k++) {
+            snprintf(p[i].run_label[k], sizeof p[i].run_label[0], "%s", several ? labels[k] : "");
+            if (k < MB_PLOT_CAPTIONS)
+                mb_plot_caption(&p[i], several ? labels[k] : NULL, &runs[k], 1);
+        }
+        p[i].nruns = several ? (int)(nruns < MB_PLOT_RUNS ? nruns : MB_PLOT_RUNS) : 1;
+        if (nruns > MB_PLOT_CAPTIONS)
+            snprintf(p[i].caption[MB_PLOT_CAPTIONS - 1], sizeof p[i].caption[0],
+                     "... and %zu more runs", nruns - (MB_PLOT_CAPTIONS - 1));
+        if (several)
+            mb_plot_ratios(&p[i]);
     }
     status = mb_plot_write_all(p, n, dir, list, msg, len);
     for (size_t i = 0; i < n; i++)

@@ -25,6 +25,7 @@ static const char ratio_note[] =
  * groups. */
 struct titles {
     char (*t)[96];
+    char (*panel)[96], (*key)[96]; /* where each is drawn, its name there */
     size_t n;
     json_t *index;
 };
@@ -45,14 +46,18 @@ struct cells {
     json_t *index;
 };
 
-static size_t title_of(struct titles *t, const char *s)
+static size_t title_of(struct titles *t, const char *s, const char *panel, const char *key)
 {
     const json_t *j = json_object_get(t->index, s);
 
     if (j)
         return (size_t)json_integer_value(j);
     t->t = mb_rs_alloc(t->t, t->n + 1, sizeof *t->t);
+    t->panel = mb_rs_alloc(t->panel, t->n + 1, sizeof *t->panel);
+    t->key = mb_rs_alloc(t->key, t->n + 1, sizeof *t->key);
     snprintf(t->t[t->n], sizeof t->t[0], "%s", s);
+    snprintf(t->panel[t->n], sizeof t->panel[0], "%s", panel);
+    snprintf(t->key[t->n], sizeof t->key[0], "%s", key);
     mb_rs_index_set(t->index, s, (long long)t->n);
     return t->n++;
 }
@@ -96,14 +101,14 @@ static void collect(const struct mb_records *runs, size_t n, const struct mb_rt_
     for (size_t k = 0; k < n; k++) {
         const struct mb_record_type **type_of = mb_plot_types(&runs[k]);
         mb_plot_init_page(one, pg);
-        mb_plot_draw_page(&runs[k], type_of, pg, NULL, 1, one);
+        mb_plot_draw_page(&runs[k], type_of, pg, NULL, 0, 1, one);
         /* b_eff_io's last tic is the L_max measured; the runs of a group share the settings
          * (compare refuses them otherwise), so the first run's value names it. */
         if (!(out->last_value > 0))
             out->last_value = one->last_value;
         for (size_t i = 0; i < one->n; i++) {
             struct mb_series *s = &one->s[i];
-            const size_t ti = title_of(t, s->title);
+            const size_t ti = title_of(t, s->title, one->panel[s->panel], s->key);
             size_t occ = 0;
             mb_plot_sort(s);
             for (size_t j = 0; j < s->n; j++) {
@@ -131,32 +136,22 @@ static int by_title(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* gnuplot's open and filled markers of one shape (square, circle, triangle up, triangle down,
- * diamond, pentagon): a benchmark's shape, open for base and filled for new. */
-static const int open_pt[] = {4, 6, 8, 10, 12, 14};
-
 /* One cell of group g (0 base, 1 new; nruns runs) as a point of the series "base: TITLE", at
  * the median of its runs' values with their min..max as error bar (a group of one run: none)
- * and, as fifth column, how many runs measured it. */
+ * and, as fifth column, how many runs measured it. The group is the series' run: a benchmark's
+ * colour and shape in both, base solid with open markers, new dashed with filled ones. */
 static void emit(struct mb_plot *out, const struct titles *t, struct cell *c, int g, size_t nruns)
 {
     static const char *const side[2] = {"base", "new"};
-    const size_t shapes = sizeof open_pt / sizeof open_pt[0];
+    const struct mb_series_id id = {t->panel[c->title], t->key[c->title], g, 0};
     char title[128];
-    struct mb_series *s;
     double m;
 
     qsort(c->v, c->n, sizeof *c->v, by_value);
     m = c->n % 2 ? c->v[c->n / 2] : (c->v[c->n / 2 - 1] + c->v[c->n / 2]) / 2;
     snprintf(title, sizeof title, "%s: %s", side[g], t->t[c->title]);
-    s = mb_plot_add(out, title, c->x, m, nruns > 1 ? c->v[0] : NAN,
-                    nruns > 1 ? c->v[c->n - 1] : NAN, (double)c->n, 0);
-    if (s) {
-        s->styled = 1;
-        s->colour = (int)c->title;
-        s->pt = open_pt[c->title % shapes] + g;
-        s->dt = g ? 2 : 1;
-    }
+    mb_plot_add(out, title, &id, c->x, m, nruns > 1 ? c->v[0] : NAN,
+                nruns > 1 ? c->v[c->n - 1] : NAN, (double)c->n, 0);
 }
 
 static void free_cells(struct cells *cs)
@@ -173,12 +168,17 @@ static void free_cells(struct cells *cs)
 static void group_page(const struct mb_records *const g[2], const size_t n[2],
                        const struct mb_rt_page *pg, struct mb_plot *out)
 {
-    struct titles t = {NULL, 0, json_object()};
+    struct titles t = {NULL, NULL, NULL, 0, json_object()};
     struct cells cs[2] = {{NULL, 0, 0, json_object()}, {NULL, 0, 0, json_object()}};
 
     mb_plot_init_page(out, pg);
     out->extra_note = group_note;
-    out->key_pairs = 1;
+    out->nruns = 2;
+    for (int k = 0; k < 2; k++) {
+        snprintf(out->run_label[k], sizeof out->run_label[0], "%s (%zu run%s)", k ? "new" : "base",
+                 n[k], n[k] == 1 ? "" : "s");
+        mb_plot_caption(out, k ? "new" : "base", g[k], n[k]);
+    }
     snprintf(out->key_title, sizeof out->key_title,
              "base (%zu run%s): solid line, open markers; new (%zu run%s): dashed line, filled "
              "markers\npoint: the median of a group's runs, bar: their min..max%s",
@@ -198,6 +198,8 @@ static void group_page(const struct mb_records *const g[2], const size_t n[2],
     for (int k = 0; k < 2; k++)
         free_cells(&cs[k]);
     free(t.t);
+    free(t.panel);
+    free(t.key);
     json_decref(t.index);
 }
 
@@ -297,8 +299,8 @@ static size_t ratio_pages(const struct mb_comparison *cmp, const struct rpoints 
              * other; the .dat keeps the true sizes. */
             for (size_t k = f[j].first; k < f[j].first + f[j].n; k++) {
                 const struct mb_compare_point *q = &rp->v[k];
-                struct mb_series *s = mb_plot_add(pg, q->family, q->bytes, q->ratio, q->lo, q->hi,
-                                                  (double)q->changed, 0);
+                struct mb_series *s = mb_plot_add(pg, q->family, NULL, q->bytes, q->ratio, q->lo,
+                                                  q->hi, (double)q->changed, 0);
                 if (s && m > 1)
                     s->dodge = exp2(((double)on_page / (double)(m - 1) - 0.5) * 0.5);
             }

@@ -49,28 +49,31 @@ static const struct mb_rt_axis beffio_chunks = {
 
 /* Every plot, in the order of plots.gp and index.html. */
 const struct mb_rt_page mb_rt_pages[] = {
-    {"pt2pt_latency", "Point-to-point latency (IMB PingPong, Unidir)", "message size [bytes]",
-     "time [usec]", NULL, 0},
-    {"pt2pt_bandwidth", "Point-to-point bandwidth (IMB PingPong, Unidir)", "message size [bytes]",
-     IMB_MBYTES, NULL, 0},
-    {"collectives", "Collectives: average time per call (IMB)", "message size [bytes]",
-     "t_avg [usec]", NULL, 0},
+    {"pt2pt_latency", "IMB point-to-point: time per message size (single and parallel transfer)",
+     "message size [bytes]", "t_avg [usec]", NULL, 0, 0},
+    {"pt2pt_bandwidth",
+     "IMB point-to-point: bandwidth per message size (single and parallel transfer)",
+     "message size [bytes]", IMB_MBYTES, NULL, 0, 0},
+    {"collectives", "IMB collectives: average time per call, one line per process count",
+     "message size [bytes]", "t_avg [usec]", NULL, 0, 0},
+    {"collectives_no_data", "IMB benchmarks without message data (Barrier): time per call",
+     "processes", "t_avg [usec]", NULL, 0, 1},
     {"presta_bandwidth", "Presta com/rma: bandwidth per message size", "message size [bytes]",
-     MB_PER_SEC, NULL, 0},
+     MB_PER_SEC, NULL, 0, 0},
     {"imb_io_bandwidth", "IMB-IO: bandwidth per transfer size", "transfer size [bytes]", IMB_MBYTES,
-     NULL, 0},
+     NULL, 0, 0},
     {"p2p_message_rate", "IMB-P2P: messages per second of the whole job", "message size [bytes]",
-     "messages per second", NULL, 0},
+     "messages per second", NULL, 0, 0},
     {"nbc_overlap", "IMB-NBC, IMB-MPI4: overlap of the collectives with computation",
-     "message size [bytes]", "overlap [%]", NULL, 1},
-    {"beff", "b_eff: bandwidth per message size and pattern", "message size [bytes]", MB_PER_SEC,
-     NULL, 0},
+     "message size [bytes]", "overlap [%]", NULL, 1, 0},
+    {"beff", "b_eff: bandwidth per message size, one panel per pattern", "message size [bytes]",
+     MB_PER_SEC, NULL, 0, 0},
     {"beffio_write", "b_eff_io: write bandwidth per chunk size", "contiguous chunk size on disk",
-     MB_PER_SEC, &beffio_chunks, 0},
+     MB_PER_SEC, &beffio_chunks, 0, 0},
     {"beffio_rewrite", "b_eff_io: rewrite bandwidth per chunk size",
-     "contiguous chunk size on disk", MB_PER_SEC, &beffio_chunks, 0},
+     "contiguous chunk size on disk", MB_PER_SEC, &beffio_chunks, 0, 0},
     {"beffio_read", "b_eff_io: read bandwidth per chunk size", "contiguous chunk size on disk",
-     MB_PER_SEC, &beffio_chunks, 0},
+     MB_PER_SEC, &beffio_chunks, 0, 0},
 };
 const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
@@ -86,6 +89,13 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
 /* IMB rows that measured (not skipped), of one group (not -multi 1's per-group rows). */
 #define IMB_OK IS("status", "ok"), NOT_INT("group")
+/* The panels of IMB's plots: a family's transfer class ("IMB-MPI1 single transfer") or a
+ * benchmark ("IMB-MPI1 Bcast"); the series within them: benchmark, mode and processes. */
+#define IMB_CLASS_PANEL STR("", "suite", " "), STR("", "class", " transfer")
+#define IMB_BENCH_PANEL                                                                            \
+    STR("", "suite", " "), FLAG("multi", "Multi-"), STR("", "benchmark", ""),                      \
+        STR_IF(" ", "mode", "")
+#define IMB_SERIES FLAG("multi", "Multi-"), STR("", "benchmark", ""), STR_IF(" ", "mode", ""), PROCS
 
 /* The rows' order is the order of the headline numbers (summary.txt, index.html), and of the
  * series when two record types draw into one plot (b_eff: the result's averages first). */
@@ -119,13 +129,15 @@ const struct mb_record_type mb_record_types[] = {
            .field = "b_eff_at_lmax_mb_per_sec",
            .unit = "MB/s",
            .better = MB_RT_HIGHER}},
-     /* b_eff paper §3: the ring and random averages and b_eff per size. */
+     /* b_eff paper §3: the ring and random averages and b_eff per size, in a panel of their
+      * own; b_eff also in every pattern's panel, the line each pattern is read against. */
      .plots = {{.page = "beff",
                 .kind = MB_RT_ARRAYS,
                 .x = "bytes",
-                .arrays = {{"rings_mb_per_sec", "rings (average)"},
-                           {"random_mb_per_sec", "random (average)"},
-                           {"b_eff_by_size_mb_per_sec", "b_eff"}}}},
+                .panel = {TEXT("b_eff and the ring and random averages")},
+                .arrays = {{"rings_mb_per_sec", "rings (average)", 0},
+                           {"random_mb_per_sec", "random (average)", 0},
+                           {"b_eff_by_size_mb_per_sec", "b_eff", 1}}}},
      .headlines = {{.label = "b_eff",
                     .unit = "MB/s",
                     .key = "b_eff_mb_per_sec",
@@ -143,13 +155,16 @@ const struct mb_record_type mb_record_types[] = {
      .at = {INT(", repetition ", "repetition", ""), STR(", ", "method", ""),
             INT(", ", "bytes", " bytes")},
      /* Each additional ("info") pattern's best bandwidth (over methods and repetitions) per
-      * size; the rings and random ones are averaged in the result. */
+      * size, a panel each (a dozen lines in one panel could not be told apart); the rings and
+      * random ones are averaged in the result. */
      .plots = {{.page = "beff",
                 .kind = MB_RT_POINTS,
                 .x = "bytes",
                 .y = "mb_per_sec",
                 .when = {HAS("label")},
                 .keep_max = 1,
+                .panel = {STR("", "label", "")},
+                .series = {TEXT("the pattern (best over methods)")},
                 .join = {"beff_pattern", "pattern", IS("role", "info")}}}},
     {.type = "beff_pattern", .written_by = "b_eff", .name = {STR("", "label", "")}},
     {.type = "beffio_result",
@@ -225,27 +240,42 @@ const struct mb_record_type mb_record_types[] = {
                   .better = MB_RT_LOWER,
                   .when = {IS("status", "ok")}}},
      .plots =
-         {/* PingPong and IMB-EXT's Unidir (guide 3.3.2, 4.2.3): time and bandwidth per size. */
+         {/* Point-to-point (guide 3.3, 4.2.3): each IMB family's single transfer benchmarks
+           * (PingPong, PingPing, Unidir, Bidir) and its parallel transfer ones (Sendrecv,
+           * Exchange, one line per process count), a panel each: time and bandwidth per size. */
           {.page = "pt2pt_latency",
            .kind = MB_RT_POINTS,
            .x = "bytes",
            .y = "t_avg_usec",
-           .when = {IMB_OK, ONE_OF("benchmark", "PingPong|Unidir_Put|Unidir_Get")}},
+           .when = {IMB_OK, ONE_OF("class", "single|parallel"), OTHER_THAN("suite", "IMB-IO")},
+           .panel = {IMB_CLASS_PANEL},
+           .series = {IMB_SERIES}},
           {.page = "pt2pt_bandwidth",
            .kind = MB_RT_POINTS,
            .x = "bytes",
            .y = "mib_per_sec",
-           .when = {IMB_OK, ONE_OF("benchmark", "PingPong|Unidir_Put|Unidir_Get")}},
-          /* Collectives: t_avg per size, each benchmark at the largest process count it ran
-           * on. */
+           .when = {IMB_OK, ONE_OF("class", "single|parallel"), OTHER_THAN("suite", "IMB-IO")},
+           .panel = {IMB_CLASS_PANEL},
+           .series = {IMB_SERIES}},
+          /* Collectives: t_avg per size, a panel per benchmark with a line per process count
+           * it ran on (how the time grows with the machine is what a collective shows). */
           {.page = "collectives",
            .kind = MB_RT_POINTS,
            .x = "bytes",
            .y = "t_avg_usec",
            .when = {IMB_OK, IS("class", "collective"), OTHER_THAN("suite", "IMB-IO"),
-                    NOT_TRUE("multi"), HAS("benchmark")},
-           .most = "processes",
-           .most_per = {"suite", "benchmark"}},
+                    HAS("benchmark"), NUMBER("bytes")},
+           .panel = {IMB_BENCH_PANEL},
+           .series = {INT("", "processes", " procs")}},
+          /* Rows without a size (Barrier and its non-blocking and persistent kin): the time
+           * per process count. */
+          {.page = "collectives_no_data",
+           .kind = MB_RT_POINTS,
+           .x = "processes",
+           .y = "t_avg_usec",
+           .when = {IMB_OK, OTHER_THAN("suite", "IMB-IO"), HAS("benchmark"), NOT_INT("bytes")},
+           .name = {STR("", "suite", " "), FLAG("multi", "Multi-"), STR("", "benchmark", ""),
+                    STR_IF(" ", "mode", "")}},
           /* IMB-IO (guide 4.2.4): bandwidth per size of each benchmark and mode. */
           {.page = "imb_io_bandwidth",
            .kind = MB_RT_POINTS,
@@ -253,15 +283,14 @@ const struct mb_record_type mb_record_types[] = {
            .y = "mib_per_sec",
            .when = {IMB_OK, IS("suite", "IMB-IO")}},
           /* IMB-NBC and IMB-MPI4 (Intel IMB 2021.11): the overlap per size of each
-           * collective, at the largest process count it ran on. */
+           * collective, a panel per collective with a line per process count. */
           {.page = "nbc_overlap",
            .kind = MB_RT_POINTS,
            .x = "bytes",
            .y = "overlap_percent",
-           .when = {IMB_OK, ONE_OF("suite", "IMB-NBC|IMB-MPI4"), IS("layout", "overlap"),
-                    NOT_TRUE("multi")},
-           .most = "processes",
-           .most_per = {"suite", "benchmark"}}},
+           .when = {IMB_OK, ONE_OF("suite", "IMB-NBC|IMB-MPI4"), IS("layout", "overlap")},
+           .panel = {IMB_BENCH_PANEL},
+           .series = {INT("", "processes", " procs")}}},
      .headlines =
          {/* Latency: the smallest message measured (0 bytes in IMB's default list). */
           {.label = "PingPong latency",

@@ -15,7 +15,7 @@ enum {
     MB_RT_CONDS = 6,     /* conditions of one figure, plot or headline */
     MB_RT_PARTS = 6,     /* parts of one text (a name, a detail) */
     MB_RT_FIGURES = 4,   /* figures of one record type */
-    MB_RT_PLOTS = 5,     /* plots one record type draws into */
+    MB_RT_PLOTS = 6,     /* plots one record type draws into */
     MB_RT_SERIES = 3,    /* series of one record's arrays (MB_RT_ARRAYS) */
     MB_RT_HEADLINES = 6, /* headline numbers of one record type (levels: 3 levels x 2) */
     MB_RT_TICS = 8       /* positions of a position axis */
@@ -87,8 +87,12 @@ struct mb_rt_figure {
  * MB_RT_POSITIONS: one point per record at the page axis's place of the field x. */
 enum mb_rt_plot_kind { MB_RT_POINTS = 1, MB_RT_ARRAYS, MB_RT_POSITIONS };
 
+/* everywhere: the series is drawn in every panel of its page, as a thin line without markers
+ * in its own colour, so that each small multiple has the same line to be read against (b_eff
+ * in each of b_eff's pattern panels). */
 struct mb_rt_series {
     const char *field, *title;
+    int everywhere;
 };
 
 struct mb_rt_plot {
@@ -97,9 +101,16 @@ struct mb_rt_plot {
     const char *x, *y;
     struct mb_rt_cond when[MB_RT_CONDS];
     int keep_max; /* of the points at one x only the largest is kept */
-    /* Only the records at the largest integer most among those (that pass when) with the same
-     * most_per fields: a collective at the largest process count it ran on. */
-    const char *most, *most_per[2];
+    /* Small multiples: the panel of the page a record's series is drawn in (none: the page's
+     * one panel), and the series' name within it, which gives its colour and marker on the
+     * whole page (none: the record type's name). A collective's panel is its benchmark, its
+     * series the process count: one line per process count, the same colour for a count in
+     * every panel. name: the series' whole name in the .dat (none: the record type's name),
+     * where the record type's name says more than one series holds (the process count of a
+     * series drawn against the process count). */
+    struct mb_rt_part panel[MB_RT_PARTS];
+    struct mb_rt_part series[MB_RT_PARTS];
+    struct mb_rt_part name[MB_RT_PARTS];
     /* Only the records whose join.field names a record of type join.type (the last one with
      * that value of the field) for which join.cond holds: b_eff's additional patterns. */
     struct {
@@ -126,11 +137,12 @@ struct mb_rt_axis {
 };
 
 /* A plot: one .dat/.png/.svg per page, in this order in plots.gp and on index.html. axis NULL:
- * x is a size on a logarithmic axis. */
+ * x is a size on a logarithmic axis (or a count, x_count). */
 struct mb_rt_page {
     const char *name, *title, *xlabel, *ylabel;
     const struct mb_rt_axis *axis;
     int linear_y; /* a linear value axis from 0 (a percentage), not a logarithmic one */
+    int x_count;  /* x is a count (processes): a base-2 axis with a tic at every value */
 };
 
 /* How a headline number is chosen among the records that pass when. */

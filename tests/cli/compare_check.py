@@ -552,15 +552,18 @@ def case_html(e):
           "index.html lacks the comparison")
     check("pt2pt_latency.svg" in page, "index.html lacks the latency plot")
     gp = open(os.path.join(d, "plots.gp")).read()
-    lat = gp[gp.index("# Point-to-point latency"):]
+    lat = gp[gp.index("# IMB point-to-point: time"):]
     lat = lat[:lat.index("set output\n")]
     check(lat.count("with yerrorlines") == 2 and "samples_base.jsonl: IMB-MPI1 PingPong" in lat
           and "samples_slow.jsonl: IMB-MPI1 PingPong" in lat and "using ($1 == 0 ? " in lat,
           f"plots.gp: not both runs with error bars:\n{lat}")
     dat = open(os.path.join(d, "pt2pt_latency.dat")).read()
     pts = [l.split() for l in dat.splitlines() if l and not l.startswith("#")]
-    check(len(pts) == 6 and all(len(x) == 4 and float(x[2]) <= float(x[1]) <= float(x[3])
-                                for x in pts), f"pt2pt_latency.dat: {pts}")
+    # Both runs' points with their intervals, then the ratio of the second over the first.
+    check(len(pts) == 9 and all(len(x) == 4 and float(x[2]) <= float(x[1]) <= float(x[3])
+                                for x in pts[:6]) and
+          all(len(r) == 2 and r[0] == a[0] and abs(float(r[1]) - float(b[1]) / float(a[1])) < 1e-9
+              for a, b, r in zip(pts[:3], pts[3:6], pts[6:])), f"pt2pt_latency.dat: {pts}")
     # The same directory again: refused unless --force (plot -o's rules).
     p = e.status(2, "compare", "--html", "cmp", "samples_base.jsonl", "samples_slow.jsonl")
     check("it exists" in p.stderr, p.stderr)
@@ -575,24 +578,30 @@ def case_plot_runs(e):
     check(p.returncode == (0 if gnuplot else 1), f"{p.cmd}: status {p.returncode}\n{p.stderr}")
     d = os.path.join(e.cwd, "p")
     gp = open(os.path.join(d, "plots.gp")).read()
-    lat = gp[gp.index("# Point-to-point latency"):]
+    lat = gp[gp.index("# IMB point-to-point: time"):]
     lat = lat[:lat.index("set output\n")]
     entries = re.findall(r"'pt2pt_latency\.dat' index (\d+) using \(\$1 == 0 \? ([0-9.e-]+) : "
-                         r"\$1\):2 with linespoints lc rgb '(#[0-9a-f]{6})' pt (\d+) title '([^']*)'",
-                         lat)
-    check([x[4] for x in entries] == ["plain_base.jsonl: IMB-MPI1 PingPong, 2 procs",
-                                      "plain_slow.jsonl: IMB-MPI1 PingPong, 2 procs"],
+                         r"\$1\):2 with linespoints lc rgb '(#[0-9a-f]{6})' pt (\d+)( dt \d+)? "
+                         r"title '([^']*)'", lat)
+    check([x[5] for x in entries] == ["plain_base.jsonl: IMB-MPI1 PingPong, 2 procs",
+                                      "plain_slow.jsonl: IMB-MPI1 PingPong, 2 procs",
+                                      "ratio plain_slow.jsonl / plain_base.jsonl: IMB-MPI1 "
+                                      "PingPong, 2 procs"],
           f"legend entries: {entries}\n{lat}")
-    check(len({x[2] for x in entries}) == 2 and len({x[3] for x in entries}) == 2,
-          f"colours or markers repeat: {entries}")
+    # One benchmark: one colour and shape in both runs; the runs differ in dash type and fill.
+    check(len({x[2] for x in entries}) == 1 and [x[3] for x in entries] == ["4", "5", "5"] and
+          [x[4] for x in entries] == ["", " dt 2", " dt 2"], f"run styles: {entries}")
     zero = entries[0][1]
-    check(re.search(r"^set xtics \('0' " + re.escape(zero) + r", '1B' 1,", lat, re.M),
-          f"no tic '0' at {zero}:\n{lat}")
+    check(re.search(r"^set xtics \('' " + re.escape(zero) + r", '' 1,", lat, re.M) and
+          re.search(r"^set xtics \('0' " + re.escape(zero) + r", '1B' 1,", lat, re.M),
+          f"no tic '0' at {zero} (unlabelled over the ratio panel, labelled under it):\n{lat}")
     dat = open(os.path.join(d, "pt2pt_latency.dat")).read()
     blocks = [b for b in dat.split("\n\n\n") if b.strip()]
-    check(len(blocks) == 2 and all(re.search(r"^0 0\.4", b, re.M) for b in blocks),
-          f"pt2pt_latency.dat: no 0-byte point per run:\n{dat}")
-    # Many series: no colour twice (gnuplot's own eight repeat from the ninth).
+    check(len(blocks) == 3 and all(re.search(r"^0 0\.4", b, re.M) for b in blocks[:2]) and
+          re.search(r"^0 1\.", blocks[2], re.M),
+          f"pt2pt_latency.dat: no 0-byte point per run and ratio:\n{dat}")
+    # Many runs: the benchmark keeps its colour, every run has a dash type of its own
+    # (gnuplot's own five repeat from the sixth).
     many = []
     for k in range(20):
         name = f"run{k:02d}.jsonl"
@@ -601,19 +610,21 @@ def case_plot_runs(e):
         many.append(name)
     p = e.run("plot", "-o", "many", *many)
     gp = open(os.path.join(e.cwd, "many", "plots.gp")).read()
-    lat = gp[gp.index("# Point-to-point latency"):]
+    lat = gp[gp.index("# IMB point-to-point: time"):]
     lat = lat[:lat.index("set output\n")]
-    colours = re.findall(r"lc rgb '(#[0-9a-f]{6})' pt (\d+)", lat)
-    check(len(colours) == 20 and len({c for c, _ in colours}) == 20 and
-          len(set(colours)) == 20, f"20 runs: colours {colours}")
+    styles = re.findall(r"'pt2pt_latency\.dat' index \d+ using .+? with \w+ lc rgb '(#[0-9a-f]{6})' "
+                        r"pt (\d+)( dt (?:\d+|\([0-9,]+\)))? title '(?!ratio)", lat)
+    check(len(styles) == 20 and len({c for c, _, _ in styles}) == 1 and
+          len({d for _, _, d in styles}) == 20, f"20 runs: styles {styles}")
     if gnuplot:
         for ext in ("png", "svg"):
             check(os.path.getsize(os.path.join(d, f"pt2pt_latency.{ext}")) > 1000,
                   f"pt2pt_latency.{ext} not drawn")
         svg = open(os.path.join(d, "pt2pt_latency.svg")).read()
-        check("plain_slow.jsonl: IMB-MPI1 PingPong" in svg and ">0<" in svg,
-              "the SVG lacks the second run's legend or the tic '0'")
-    return "2 series, distinct styles, 0 B shown" + (", drawn" if gnuplot else ", no gnuplot")
+        check("plain_slow.jsonl" in svg and ">0<" in svg and ">ratio<" in svg,
+              "the SVG lacks the second run's legend, the tic '0' or the ratio panel")
+    return ("2 series, a colour, two dash types, a ratio, 0 B shown" +
+            (", drawn" if gnuplot else ", no gnuplot"))
 
 
 CASES = {"status": case_status, "groups": case_groups, "badgroups": case_badgroups,

@@ -150,6 +150,17 @@ def blocks(dat):
     return out
 
 
+def panels_of(dat):
+    """A .dat file's {series title: its panel} (the "# panel: " line of its paragraph)."""
+    out = {}
+    for para in dat.split("\n\n"):
+        comments = [l[2:] for l in para.splitlines() if l.startswith("# ")]
+        for c in comments[1:]:
+            if c.startswith("panel: "):
+                out[comments[0]] = c[len("panel: "):]
+    return out
+
+
 def section(gp, title):
     """One plot's part of plots.gp (up to its first image)."""
     s = gp[gp.index("# " + title):]
@@ -199,7 +210,7 @@ def case_groups(e):
             check(close(p[1], statistics.median(vals)) and close(p[2], min(vals)) and
                   close(p[3], max(vals)), f"pt2pt_bandwidth.dat {group} at {size}: {p}")
     gp = open(e.path("d", "plots.gp")).read()
-    col = section(gp, "Collectives")
+    col = section(gp, "IMB collectives")
     ent = entries(col, "collectives")
     check(len(ent) == 4, f"collectives: entries {ent}\n{col}")
     style = {t: (c, int(pt), dt.strip(), how) for _, _, how, c, pt, dt, t in ent}
@@ -209,20 +220,26 @@ def case_groups(e):
               f"{b}: base and new differ in colour or lack error bars: {base} {new}")
         check(base[1] % 2 == 0 and new[1] == base[1] + 1 and base[2] == "" and new[2] == "dt 2",
               f"{b}: base not open/solid, new not filled/dashed: {base} {new}")
-    check(style[f"base: {AR}"][0] != style[f"base: {BC}"][0] and
-          style[f"base: {AR}"][1] != style[f"base: {BC}"][1],
-          f"Allreduce and Bcast share a colour or marker: {style}")
-    check('set key title "\\nbase (4 runs): solid line, open markers; new (4 runs): dashed '
+    # A panel per collective, a line per process count: Allreduce and Bcast on 2 processes
+    # are each their panel's "2 procs", in that key's colour and shape.
+    panels = panels_of(open(e.path("d", "collectives.dat")).read())
+    check(style[f"base: {AR}"][:2] == style[f"base: {BC}"][:2] and
+          len(set(panels.values())) == 2, f"Allreduce and Bcast: not one key in two panels: "
+          f"{style} {panels}")
+    check('set key title "base (4 runs): solid line, open markers; new (4 runs): dashed '
           'line, filled markers\\npoint: the median of a group\'s runs, bar: their min..max"'
-          in col and "set key maxcols 2" in col, f"collectives: legend heading\n{col}")
+          in col and "NaN with linespoints lc rgb '#000000' pt 6 title 'base (4 runs)'" in col
+          and "NaN with linespoints lc rgb '#000000' pt 7 dt 2 title 'new (4 runs)'" in col,
+          f"collectives: legend heading\n{col}")
     if e.gnuplot:
         for name in ("pt2pt_latency", "pt2pt_bandwidth", "collectives", "ratio_01"):
             for ext in ("png", "svg"):
                 check(os.path.getsize(e.path("d", f"{name}.{ext}")) > 1000,
                       f"{name}.{ext} not drawn")
         svg = open(e.path("d", "collectives.svg")).read()
-        check(f"new: {AR}" in svg and "dashed line, filled markers" in svg,
-              "collectives.svg lacks the new series or the legend's heading")
+        check(">IMB-MPI1 Allreduce<" in svg and ">new (4 runs)<" in svg and
+              "dashed line, filled markers" in svg,
+              "collectives.svg lacks the Allreduce panel, the new group or the legend's heading")
     return "medians, min..max, styles" + (", drawn" if e.gnuplot else ", no gnuplot")
 
 
@@ -289,7 +306,7 @@ def case_page(e):
 def case_one_run(e):
     e.drawn("plot", "-o", "d", e.base[0], "--", e.new[0])
     gp = open(e.path("d", "plots.gp")).read()
-    lat = section(gp, "Point-to-point latency")
+    lat = section(gp, "IMB point-to-point: time")
     ent = entries(lat, "pt2pt_latency")
     check([x[6] for x in ent] == [f"base: {PP}", f"new: {PP}"] and
           all(x[2] == "linespoints" for x in ent), f"one run a side: {ent}")
@@ -311,7 +328,7 @@ def case_compare(e):
     check('<table id="groups">' in page and '<table id="comparison">' in page and
           '<img src="ratio_01.svg"' in page, "compare --html of groups: page")
     gp = open(e.path("c", "plots.gp")).read()
-    check([x[6] for x in entries(section(gp, "Point-to-point latency"), "pt2pt_latency")] ==
+    check([x[6] for x in entries(section(gp, "IMB point-to-point: time"), "pt2pt_latency")] ==
           [f"base: {PP}", f"new: {PP}"], "compare --html: not the group plots")
     plot = open(e.path("c", "ratio_01.dat")).read()
     e.drawn("plot", "-o", "d", *e.base, "--", *e.new)
@@ -321,8 +338,9 @@ def case_compare(e):
     # One run a side: the runs over each other, as before.
     e.status(0, "compare", "--html", "one", e.base[0], e.new[0])
     gp = open(e.path("one", "plots.gp")).read()
-    check([x[6] for x in entries(section(gp, "Point-to-point latency"), "pt2pt_latency")] ==
-          [f"{e.base[0]}: {PP}", f"{e.new[0]}: {PP}"] and "ratio_01" not in gp and
+    check([x[6] for x in entries(section(gp, "IMB point-to-point: time"), "pt2pt_latency")] ==
+          [f"{e.base[0]}: {PP}", f"{e.new[0]}: {PP}",
+           f"ratio {e.new[0]} / {e.base[0]}: {PP}"] and "ratio_01" not in gp and
           not os.path.exists(e.path("one", "ratio_01.dat")),
           "compare --html with one run a side changed")
     return "group plots with the comparison; one run a side as before"
@@ -351,16 +369,19 @@ def case_bad(e):
 def case_runs(e):
     e.drawn("plot", "-o", "d", e.base[0], e.new[0])
     gp = open(e.path("d", "plots.gp")).read()
-    ent = entries(section(gp, "Point-to-point latency"), "pt2pt_latency")
-    check([x[6] for x in ent] == [f"{e.base[0]}: {PP}", f"{e.new[0]}: {PP}"] and
-          all(x[5] == "" for x in ent) and len({x[4] for x in ent}) == 2,
-          f"plot A B: entries {ent}")
-    check("ratio" not in gp and "key title" not in gp and
+    ent = entries(section(gp, "IMB point-to-point: time"), "pt2pt_latency")
+    # One benchmark: one colour and shape; the runs: solid and open, dashed and filled; the
+    # ratio of the second run over the first under it (a ratio panel, not a ratio plot).
+    check([x[6] for x in ent] == [f"{e.base[0]}: {PP}", f"{e.new[0]}: {PP}",
+                                  f"ratio {e.new[0]} / {e.base[0]}: {PP}"] and
+          [x[5] for x in ent] == ["", " dt 2", " dt 2"] and len({x[3] for x in ent}) == 1 and
+          [int(x[4]) for x in ent][:2] == [4, 5], f"plot A B: entries {ent}")
+    check("key title" not in gp and
           not any(f.startswith("ratio_") for f in os.listdir(e.path("d"))),
           "plot A B drew ratio plots or a group legend")
     series = blocks(open(e.path("d", "pt2pt_latency.dat")).read())
-    check(all(len(q) == 4 for s in series.values() for q in s[1]),
-          "plot A B: not x y low high (the within-run interval)")
+    check(all(len(q) == (2 if t.startswith("ratio ") else 4) for t, s in series.items()
+              for q in s[1]), "plot A B: not x y low high (the within-run interval)")
     # A directory of group plots replaced with --force: no stale ratio plot stays.
     e.drawn("plot", "-o", "g", *e.base, "--", *e.new)
     e.drawn("plot", "-o", "g", "--force", e.base[0], e.new[0])

@@ -56,7 +56,7 @@ LEVELS = {"socket": ("Latency, one socket", "Bandwidth, one socket"),
           "hosts": ("Latency, two hosts", "Bandwidth, two hosts")}
 # Which plots `mpibench plot` draws from each suite's own JSON file.
 PLOTS = {"com": {"presta_bandwidth"}, "laten": set(),
-         "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives"},
+         "IMB-MPI1": {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "collectives_no_data"},
          "IMB-EXT": {"pt2pt_latency", "pt2pt_bandwidth"}, "b_eff": {"beff"},
          "IMB-NBC": {"collectives", "nbc_overlap"},
          "b_eff_io": {"beffio_write", "beffio_rewrite", "beffio_read"},
@@ -286,7 +286,7 @@ def check_run(opts, cwd, proc, outdir, progress=None):
     summary = open(os.path.join(out, "summary.txt")).read()
     nums = summary_headlines(summary)
     check(re.match(r"# Date +: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*\n# Run id +: (\S+)\n# mpibench ",
-                   summary) and f"on {opts.np} processes" in summary,
+                   summary) and re.search(rf"^# Processes +: {opts.np} on \d+ hosts?", summary, re.M),
           "summary.txt: date, run id, provenance or process count missing")
     run_id = re.match(r"# Date.*\n# Run id +: (\S+)", summary).group(1)
     check(run_id == result["run_id"], f"summary.txt's run id {run_id}, the records' {result['run_id']}")
@@ -337,7 +337,8 @@ def check_run(opts, cwd, proc, outdir, progress=None):
 
     plots = sorted(os.listdir(os.path.join(out, "plots")))
     drawn = {f[:-4] for f in plots if f.endswith(".svg")}
-    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "nbc_overlap", "beff",
+    want = {"pt2pt_latency", "pt2pt_bandwidth", "collectives", "collectives_no_data",
+            "nbc_overlap", "beff",
             "beffio_write", "beffio_rewrite", "beffio_read", "imb_io_bandwidth"} | (
                 set() if odd else {"presta_bandwidth"})
     if opts.np == 1:  # no pairs: PingPong and Unidir are skipped

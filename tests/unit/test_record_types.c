@@ -103,11 +103,10 @@ static void check_row(const struct mb_record_type *t, int *drawn)
         for (int a = 0; a < MB_RT_SERIES && d->arrays[a].field; a++)
             EXPECT(has(ty, d->arrays[a].field) && d->arrays[a].title);
         check_conds(ty, d->when, MB_RT_CONDS);
-        if (d->most) {
-            EXPECT(has(ty, d->most));
-            EXPECT(d->most_per[0] && has(ty, d->most_per[0]));
-            EXPECT(!d->most_per[1] || has(ty, d->most_per[1]));
-        }
+        /* The panel, series and name parts read fields of the record type. */
+        check_parts(ty, d->panel);
+        check_parts(ty, d->series);
+        check_parts(ty, d->name);
         if (d->join.type) {
             EXPECT(has(ty, d->join.field) && has(d->join.type, d->join.field));
             check_conds(d->join.type, &d->join.cond, 1);
