@@ -23,12 +23,12 @@ struct mb_provenance {
     int nprocs;
     int nhosts;
     int ranks_per_host_min, ranks_per_host_max;
-    char *hosts; /* "name:ranks,name:ranks,..." (rank 0; at most 64 hosts, then "...") */
-    char *host_names; /* rank 0: every host's name, MPI_MAX_PROCESSOR_NAME bytes each */
-    struct mb_hw_report hw;  /* rank 0: the hosts' hardware and the ranks' places */
-    struct mb_env_var *env;  /* rank 0: the MPI-relevant environment (core/mpi_env.h) */
+    char *hosts;            /* "name:ranks,name:ranks,..." (rank 0; at most 64 hosts, then "...") */
+    char *host_names;       /* rank 0: every host's name, MPI_MAX_PROCESSOR_NAME bytes each */
+    struct mb_hw_report hw; /* rank 0: the hosts' hardware and the ranks' places */
+    struct mb_env_var *env; /* rank 0: the MPI-relevant environment (core/mpi_env.h) */
     size_t nenv;
-    char *mpi_library_report; /* rank 0: MPI_Get_library_version's whole text */
+    char *mpi_library_report;        /* rank 0: MPI_Get_library_version's whole text */
     unsigned long long mem_per_proc; /* rank 0's node memory / processes on that node */
     char binding[128];               /* CPUs rank 0 may run on */
     int bound_ranks;                 /* ranks restricted to fewer CPUs than their node has */
