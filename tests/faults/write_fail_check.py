@@ -61,7 +61,9 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--size", default="8k", help="tmpfs size for the *-full cases")
+    ap.add_argument("--size", help="tmpfs size for the *-full cases (default 8k; json-full 16k: "
+                    "the JSON header, with the hardware and MPICH's build report, may take two "
+                    "pages)")
     ap.add_argument("--limit", type=float, default=60,
                     help="seconds; below ctest's TIMEOUT, so that a hang prints what the run said")
     ap.add_argument("args", nargs=argparse.REMAINDER)
@@ -81,7 +83,8 @@ def main():
             if left:
                 problems.append(f"files left behind: {sorted(left)}")
     else:
-        with small_tmpfs("mb-wfail-", opts.size) as where:
+        size = opts.size or ("16k" if opts.case == "json-full" else "8k")
+        with small_tmpfs("mb-wfail-", size) as where:
             if where is None:
                 return SKIP
             cwd, small = where
@@ -90,7 +93,10 @@ def main():
             with open(keep, "w") as f:
                 f.write("the user's file\n")
             extra = {"json-full": ["--json", os.path.join(small, "r.jsonl")],
-                     "textcopy-full": ["--output-dir", os.path.join(small, "out")],
+                     # The JSON elsewhere: the text copy alone fills the tmpfs (the JSON
+                     # header, written first, could take its pages under MPICH).
+                     "textcopy-full": ["--output-dir", os.path.join(small, "out"),
+                                       "--json", os.path.join(cwd, "r.jsonl")],
                      "protocol-full": ["-f", os.path.join(small, "p")]}[opts.case]
             cmd = launcher + [prog] + args + extra
             proc, elapsed = run(cmd, cwd, opts.limit)
