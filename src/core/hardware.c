@@ -209,23 +209,16 @@ void mb_hw_locate(const struct mb_hw_topology *topo, const struct mb_hw_mask *m,
     hwloc_bitmap_free(set);
 }
 
-void mb_hw_last_cache(unsigned long long *size, unsigned long long *line)
+void mb_hw_last_cache(const struct mb_hw_host *h, unsigned long long *size,
+                      unsigned long long *line)
 {
-    char note[MB_HW_NOTE_LEN];
-    struct mb_hw_topology *t = mb_hw_open(note);
-    struct mb_hw_host h;
-
     *size = 8ull * 1024 * 1024;
     *line = 64;
-    if (!t)
-        return;
-    mb_hw_describe(t, &h, note);
-    mb_hw_close(t);
-    for (int i = MB_HW_CACHE_LEVELS - 1; i >= 0; i--)
-        if (h.cache_bytes[i] > 0) {
-            *size = (unsigned long long)h.cache_bytes[i];
+    for (int i = MB_HW_CACHE_LEVELS - 1; h && i >= 0; i--)
+        if (h->cache_bytes[i] > 0) {
+            *size = (unsigned long long)h->cache_bytes[i];
             break;
         }
-    if (h.cache_line > 0)
-        *line = (unsigned long long)h.cache_line;
+    if (h && h->cache_line > 0)
+        *line = (unsigned long long)h->cache_line;
 }

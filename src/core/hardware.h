@@ -72,8 +72,9 @@ void mb_hw_my_mask(struct mb_hw_mask *m, int *cpu);
 void mb_hw_locate(const struct mb_hw_topology *t, const struct mb_hw_mask *m, int cpu,
                   struct mb_hw_place *p);
 
-/* The largest data or unified cache and its line (IMB's -off_cache -1); a guess of 8 MiB
- * and 64 bytes where none could be read. */
-void mb_hw_last_cache(unsigned long long *size, unsigned long long *line);
+/* The largest data or unified cache of host h and its line (IMB's -off_cache -1); a guess of
+ * 8 MiB and 64 bytes where none was read (h NULL, or hwloc gave no caches). */
+void mb_hw_last_cache(const struct mb_hw_host *h, unsigned long long *size,
+                      unsigned long long *line);
 
 #endif

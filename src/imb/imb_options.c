@@ -1096,9 +1096,12 @@ int mb_imb_validate(struct mb_config *cfg, const struct mb_provenance *prov, str
     /* -off_cache is accepted but not effective for IMB-IO (guide 5.1.2.4 remark). */
     if (c->off_cache_mb != 0 && !family_of(cfg)->io) {
         unsigned long long size, line;
-        /* -off_cache -1: the largest cache hwloc reads; 8 MB and 64 B where it reads none,
-         * the defaults of the guide's IMB_mem_info.h. */
-        mb_hw_last_cache(&size, &line);
+        /* -off_cache -1: the largest cache of rank 0's host as the header gathered it (hwloc,
+         * core/hardware_gather.h); 8 MB and 64 B where none was read, the defaults of the
+         * guide's IMB_mem_info.h. */
+        const struct mb_hw_report *hw = &prov->hw;
+        mb_hw_last_cache(hw->kinds && hw->kind_of_host ? &hw->kinds[hw->kind_of_host[0]] : NULL,
+                         &size, &line);
         c->cache_bytes =
             c->off_cache_mb > 0 ? (unsigned long long)(c->off_cache_mb * 1048576.0) : size;
         c->cache_line = c->off_cache_line > 0 ? (unsigned long long)c->off_cache_line : line;
