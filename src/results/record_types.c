@@ -99,6 +99,20 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 
 /* The rows' order is the order of the headline numbers (summary.txt, index.html), and of the
  * series when two record types draw into one plot (b_eff: the result's averages first). */
+/* A pair's figures (map_link, level_pair): latency, and the bandwidth of each direction. */
+#define PAIR_FIGURES                                                                               \
+    {                                                                                              \
+        {.name = "latency", .field = "latency_usec", .unit = "usec", .better = MB_RT_LOWER},       \
+            {.name = "a to b",                                                                     \
+             .field = "a_to_b_mib_per_sec",                                                        \
+             .unit = "MiB/s",                                                                      \
+             .better = MB_RT_HIGHER},                                                              \
+        {                                                                                          \
+            .name = "b to a", .field = "b_to_a_mib_per_sec", .unit = "MiB/s",                      \
+            .better = MB_RT_HIGHER                                                                 \
+        }                                                                                          \
+    }
+
 /* levels' two headlines of one level: its latency and rank 0's bandwidth to its partner. */
 #define LEVEL_HEADLINE(l_, u_, k_, f_, v_)                                                         \
     {                                                                                              \
@@ -380,31 +394,13 @@ const struct mb_record_type mb_record_types[] = {
     {.type = "map_link",
      .written_by = "mpibench map",
      .name = {STR("map ", "host_a", ""), STR(" - ", "host_b", "")},
-     .figures =
-         {{.name = "latency", .field = "latency_usec", .unit = "usec", .better = MB_RT_LOWER},
-          {.name = "a to b",
-           .field = "a_to_b_mib_per_sec",
-           .unit = "MiB/s",
-           .better = MB_RT_HIGHER},
-          {.name = "b to a",
-           .field = "b_to_a_mib_per_sec",
-           .unit = "MiB/s",
-           .better = MB_RT_HIGHER}}},
+     .figures = PAIR_FIGURES},
     /* mpibench levels: a pair per level of the machine, each its own headline (null where the
      * job has no pair at that level). */
     {.type = "level_pair",
      .written_by = "mpibench levels",
      .name = {STR("levels ", "level", "")},
-     .figures =
-         {{.name = "latency", .field = "latency_usec", .unit = "usec", .better = MB_RT_LOWER},
-          {.name = "a to b",
-           .field = "a_to_b_mib_per_sec",
-           .unit = "MiB/s",
-           .better = MB_RT_HIGHER},
-          {.name = "b to a",
-           .field = "b_to_a_mib_per_sec",
-           .unit = "MiB/s",
-           .better = MB_RT_HIGHER}},
+     .figures = PAIR_FIGURES,
      .headlines = {LEVEL_HEADLINES("one socket", "socket"),
                    LEVEL_HEADLINES("two sockets", "sockets"),
                    LEVEL_HEADLINES("two hosts", "hosts")}},
