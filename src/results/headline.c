@@ -51,7 +51,15 @@ void mb_headlines(const struct mb_records *r, struct mb_headline_set *hl)
             struct mb_headline *h = &hl->h[k];
             const double v = mb_rec_num(o, d->field);
 
-            if (t != owner[k] || !mb_rt_holds(o, d->when) || !better(d, h, best[k], o, v))
+            if (t != owner[k] || !mb_rt_holds(o, d->when))
+                continue;
+            /* A record that says why it holds no value: kept unless a value turns up. */
+            if (d->absent && !isfinite(v)) {
+                if (!h->present && mb_rec_str(o, d->absent))
+                    snprintf(h->why, sizeof h->why, "not present: %s", mb_rec_str(o, d->absent));
+                continue;
+            }
+            if (!better(d, h, best[k], o, v))
                 continue;
             h->present = 1;
             h->value = v;
@@ -71,5 +79,6 @@ void mb_headline_line(const struct mb_headline *h, char *buf, size_t len)
     if (h->present)
         snprintf(buf, len, "  %-22s %12.2f %-10s (%s)\n", h->label, h->value, h->unit, h->detail);
     else
-        snprintf(buf, len, "  %-22s %12s %-10s (not measured)\n", h->label, "-", "");
+        snprintf(buf, len, "  %-22s %12s %-10s (%s)\n", h->label, "-", "",
+                 h->why[0] ? h->why : "not measured");
 }

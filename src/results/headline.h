@@ -19,6 +19,7 @@ struct mb_headline {
     int present;       /* 0: the records hold no such measurement */
     double value;
     char detail[128]; /* where it comes from: "IMB-MPI1, 0 bytes, 2 processes" */
+    char why[160];    /* not present: "not present: one socket per host (vm)", or "" */
 };
 
 struct mb_headline_set {

@@ -136,7 +136,7 @@ static void headlines(FILE *f, const struct mb_headline_set *hl, size_t nruns,
     fputs("<th>unit</th><th>from</th></tr>\n", f);
     for (size_t i = 0; i < hl[0].n; i++) {
         const struct mb_headline *h = &hl[0].h[i];
-        const char *from = NULL;
+        const char *from = NULL, *why = NULL;
         fputs("<tr><td>", f);
         mb_html_text(f, h->label);
         fputs("</td>", f);
@@ -146,12 +146,14 @@ static void headlines(FILE *f, const struct mb_headline_set *hl, size_t nruns,
                 snprintf(buf, sizeof buf, "%.2f", hk->value);
             if (hk->present && !from)
                 from = hk->detail;
+            if (!hk->present && hk->why[0] && !why)
+                why = hk->why;
             fprintf(f, "<td class=\"num\">%s</td>", hk->present ? buf : "-");
         }
         fputs("<td>", f);
         mb_html_text(f, h->unit);
         fputs("</td><td>", f);
-        mb_html_text(f, from ? from : "not measured");
+        mb_html_text(f, from ? from : why ? why : "not measured");
         fputs("</td></tr>\n", f);
     }
 }

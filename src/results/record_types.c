@@ -117,7 +117,7 @@ const size_t mb_rt_page_count = sizeof mb_rt_pages / sizeof mb_rt_pages[0];
 #define LEVEL_HEADLINE(l_, u_, k_, f_, v_)                                                         \
     {                                                                                              \
         .label = (l_), .unit = (u_), .key = (k_), .field = (f_), .pick = MB_RT_LAST,               \
-        .when = {IS("level", v_), NUMBER(f_)}, .detail = {                                         \
+        .when = {IS("level", v_)}, .absent = "why", .detail = {                                    \
             TEXT("levels, ranks "),                                                                \
             INT("", "rank_a", ""),                                                                 \
             INT(" and ", "rank_b", ""),                                                            \

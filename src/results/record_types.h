@@ -166,6 +166,9 @@ struct mb_rt_headline {
     struct mb_rt_cond when[MB_RT_CONDS];
     struct mb_rt_part detail[MB_RT_PARTS]; /* where it comes from */
     struct mb_rt_note notes[2];            /* appended when their condition holds */
+    /* Optional: a string field of a record that holds `when` but no value, saying why (levels'
+     * "why": one socket per host); the headline then reads "not present: WHY". */
+    const char *absent;
 };
 
 struct mb_record_type {

@@ -316,6 +316,10 @@ def check_run(opts, cwd, proc, outdir, progress=None):
         key = "hosts" if level == "hosts" else level
         expect[lat] = (r["latency_usec"] if r else None, f"level_{key}_latency_usec")
         expect[bw] = (r["a_to_b_mib_per_sec"] if r else None, f"level_{key}_mib_per_sec")
+        if r and not r["present"]:  # the headline says why, as the record does
+            for label in (lat, bw):
+                line = next(x for x in summary.splitlines() if x.startswith(f"  {label} "))
+                check(line.endswith(f"(not present: {r['why']})"), f"summary.txt: {line!r}")
     if opts.np > 1:
         check(lv["hosts"]["present"] is False and lv["hosts"]["why"] == "the job runs on one host",
               f"levels across hosts on one host: {lv['hosts']}")

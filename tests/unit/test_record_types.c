@@ -121,6 +121,7 @@ static void check_row(const struct mb_record_type *t, int *drawn)
         EXPECT(d->pick >= MB_RT_LAST && d->pick <= MB_RT_LARGEST);
         EXPECT((d->pick == MB_RT_LEAST_BY || d->pick == MB_RT_MOST_BY) == (d->by != NULL));
         EXPECT(!d->by || has(ty, d->by));
+        EXPECT(!d->absent || has(ty, d->absent));
         check_conds(ty, d->when, MB_RT_CONDS);
         check_parts(ty, d->detail);
         for (int n = 0; n < 2 && d->notes[n].text; n++)
