@@ -50,6 +50,16 @@ static void cpu_list(const cpu_set_t *mask, char *buf, size_t len)
     }
 }
 
+void mb_host_comms(MPI_Comm comm, MPI_Comm *node, MPI_Comm *leaders)
+{
+    int rank, local_rank;
+
+    MB_MPI(MPI_Comm_rank(comm, &rank));
+    MB_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node));
+    MB_MPI(MPI_Comm_rank(*node, &local_rank));
+    MB_MPI(MPI_Comm_split(comm, local_rank == 0 ? 0 : MPI_UNDEFINED, rank, leaders));
+}
+
 static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
 {
     MPI_Comm node, leaders;
@@ -57,13 +67,12 @@ static void host_table(struct mb_provenance *p, MPI_Comm comm, int rank)
     char name[MPI_MAX_PROCESSOR_NAME] = {0};
     int namelen;
 
-    MB_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    mb_host_comms(comm, &node, &leaders);
     MB_MPI(MPI_Comm_rank(node, &local_rank));
     MB_MPI(MPI_Comm_size(node, &local_size));
     MB_MPI(MPI_Get_processor_name(name, &namelen));
-    /* One leader per node (its lowest world rank; world rank 0 leads its node) sends the
-     * node's name and size, so the cost grows with the number of nodes, not of ranks. */
-    MB_MPI(MPI_Comm_split(comm, local_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders));
+    /* One leader per node sends the node's name and size, so the cost grows with the number
+     * of nodes, not of ranks. */
     if (leaders != MPI_COMM_NULL) {
         char *names = NULL;
         int *sizes = NULL;

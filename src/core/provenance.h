@@ -36,6 +36,12 @@ struct mb_provenance {
     struct mb_slurm_env slurm; /* rank 0's Slurm job (all NULL outside Slurm) */
 };
 
+/* Collective over comm: *node, the processes of this host (MPI_COMM_TYPE_SHARED), and
+ * *leaders, each host's lowest rank of comm ordered by that rank - host i of the provenance's
+ * host list is rank i of leaders, and comm's rank 0 leads its host - or MPI_COMM_NULL on the
+ * others. The caller frees both. */
+void mb_host_comms(MPI_Comm comm, MPI_Comm *node, MPI_Comm *leaders);
+
 /* Collective over comm (a duplicate of MPI_COMM_WORLD). */
 void mb_provenance_gather(struct mb_provenance *p, MPI_Comm comm);
 void mb_provenance_free(struct mb_provenance *p);

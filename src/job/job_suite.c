@@ -326,17 +326,12 @@ struct phase_end {
 };
 
 /* Why phase i does not run on nprocs processes: the plan's reason, or --skip, or NULL. */
-/* The hosts the job's processes run on, on every rank (the provenance has it on rank 0). */
-static int job_hosts(MPI_Comm world)
+/* The hosts the job's processes run on, on every rank: rank 0's provenance counted them. */
+static int job_hosts(const struct mb_ctx *ctx)
 {
-    MPI_Comm node;
-    int local_rank, first, hosts = 0;
+    int hosts = ctx->rank == 0 ? ctx->prov->nhosts : 0;
 
-    MB_MPI(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    MB_MPI(MPI_Comm_rank(node, &local_rank));
-    MB_MPI(MPI_Comm_free(&node));
-    first = local_rank == 0;
-    MB_MPI(MPI_Allreduce(&first, &hosts, 1, MPI_INT, MPI_SUM, world));
+    MB_MPI(MPI_Bcast(&hosts, 1, MPI_INT, 0, ctx->world));
     return hosts;
 }
 
@@ -731,7 +726,7 @@ static int job_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     char fs[160] = "unknown file system";
     struct mb_scratch_signals signals;
     int worst = 0;
-    const int nhosts = job_hosts(ctx->world);
+    const int nhosts = job_hosts(ctx);
 
     /* For the whole job, not only inside the I/O phases: an interrupt between phases must
      * remove the scratch directory too (every process: each removes its own files). */

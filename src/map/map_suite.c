@@ -21,15 +21,13 @@ static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
 static int map_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
     MPI_Comm node, leaders;
-    int local_rank, h = 0;
+    int h = 0;
     struct mb_idle idle;
     struct mb_map_report r = {0};
 
-    MB_MPI(MPI_Comm_split_type(ctx->world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    MB_MPI(MPI_Comm_rank(node, &local_rank));
+    /* Host i is rank i of leaders: the provenance's order, which names the hosts. */
+    mb_host_comms(ctx->world, &node, &leaders);
     MB_MPI(MPI_Comm_free(&node));
-    /* Host i is the i-th lowest rank that is first on its host: the provenance's order. */
-    MB_MPI(MPI_Comm_split(ctx->world, local_rank == 0 ? 0 : MPI_UNDEFINED, ctx->rank, &leaders));
     if (leaders != MPI_COMM_NULL)
         MB_MPI(MPI_Comm_size(leaders, &h));
     if (ctx->rank == 0) {
