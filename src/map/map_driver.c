@@ -6,6 +6,7 @@
 #include "map/map_driver.h"
 
 #include "core/error.h"
+#include "core/stats.h"
 #include "core/timing.h"
 
 #include <math.h>
@@ -24,19 +25,15 @@ struct pair_work {
     double *samples;
 };
 
-static int by_value(const void *a, const void *b)
+/* The best of n samples (lowest when low_best) and ln(Q3 / Q1) of them (core/stats.h's
+ * quartiles). */
+static double best_of(const double *s, long n, int low_best, double *spread)
 {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+    const struct mb_stats st = mb_stats_of(s, (size_t)n);
+    const struct mb_spread q = mb_spread_of(s, (size_t)n);
 
-/* The best of n samples (lowest when low_best) and ln(Q3 / Q1) of them. */
-static double best_of(double *s, long n, int low_best, double *spread)
-{
-    qsort(s, (size_t)n, sizeof *s, by_value);
-    const double q1 = s[(n - 1) / 4], q3 = s[(3 * (n - 1) + 3) / 4];
-    *spread = q1 > 0 && q3 > 0 ? log(q3 / q1) : 0;
-    return low_best ? s[0] : s[n - 1];
+    *spread = q.q1 > 0 && q.q3 > 0 ? log(q.q3 / q.q1) : 0;
+    return low_best ? st.min : st.max;
 }
 
 /* Latency samples between this process and partner (first: it sends first): usec. */

@@ -17,27 +17,13 @@
 #include "map/map.h"
 
 #include "core/error.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPREAD_TIMES 3.0
-
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (reordered). */
-static double median(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* The figure of the ordered pair (a, b), worse upwards; what: 0 latency, 1 bandwidth. */
 static double worse(const struct mb_map_matrix *m, int what, int a, int b)
@@ -66,10 +52,10 @@ static void hosts_of(const struct mb_map_matrix *m, int what, double threshold, 
                 if (what == 1)
                     scratch[n++] = worse(m, what, j, i);
             }
-        score[i] = median(scratch, n);
+        score[i] = mb_median(scratch, (size_t)n);
     }
     memcpy(scratch, score, (size_t)h * sizeof *score);
-    mid = median(scratch, h);
+    mid = mb_median(scratch, (size_t)h);
     for (int i = 0; i < h; i++) {
         double mine = INFINITY, others = -INFINITY;
         x[i] = what == 0 ? exp(score[i] - mid) : exp(mid - score[i]);
@@ -101,7 +87,7 @@ static void links_of(const struct mb_map_matrix *m, int what, struct mb_map_outl
         for (int b = 0; b < h; b++)
             if (entry(what, a, b))
                 scratch[n++] = worse(m, what, a, b);
-    mid = median(scratch, n);
+    mid = mb_median(scratch, (size_t)n);
     for (int a = 0; a < h; a++)
         for (int b = 0; b < h; b++) {
             if (!entry(what, a, b) || (o->host_bad[a] | o->host_bad[b]) & (1 << what))
@@ -133,7 +119,7 @@ void mb_map_outliers_find(const struct mb_map_matrix *m, double factor, struct m
             if (entry(1, a, b))
                 scratch[n++] = m->bw_spread[a * h + b];
         }
-    o->spread = median(scratch, n);
+    o->spread = mb_median(scratch, (size_t)n);
     o->threshold = SPREAD_TIMES * o->spread > log(factor) ? SPREAD_TIMES * o->spread : log(factor);
     o->host_bad = mb_xcalloc((size_t)h, sizeof *o->host_bad);
     o->host_lat_x = mb_xmalloc((size_t)h * sizeof *o->host_lat_x);

@@ -4,6 +4,7 @@
 #include "map/map_report.h"
 
 #include "core/error.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,18 +83,6 @@ void mb_map_report_link(void *arg, int round, int rounds, const struct mb_map_li
     mb_jobj_write(&o, r->ctx->json);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return n <= 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static const char *what_word(int bad)
 {
     return bad == 3 ? "latency and bandwidth" : bad == 1 ? "latency" : bad == 2 ? "bandwidth" : "";
@@ -148,7 +137,7 @@ void mb_map_report_end(struct mb_map_report *r)
                 w[2 * n + 1] = r->m.bw[k * h + i];
                 n++;
             }
-        const double lat_med = median_of(v, n), bw_med = median_of(w, 2 * n);
+        const double lat_med = mb_median(v, (size_t)n), bw_med = mb_median(w, 2 * (size_t)n);
         free(v);
         free(w);
         mb_printf(out, "%-20s %14.2f %8.2f %14.2f %8.2f  %s\n", name_of(r, i), lat_med, lat, bw_med,
