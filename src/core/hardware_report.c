@@ -139,98 +139,60 @@ static void int_or_null(struct mb_jobj *o, const char *key, long long v)
         mb_jobj_null(o, key);
 }
 
-/* Appends text (an object's or array's) and a separator to a growing array text. */
-static void append(char **arr, size_t *len, const char *text)
-{
-    size_t add = strlen(text);
-    *arr = mb_xrealloc(*arr, *len + add + 2);
-    (*arr)[*len] = *len == 0 ? '[' : ',';
-    memcpy(*arr + *len + 1, text, add + 1);
-    *len += add + 1;
-}
-
-static char *finish(char *arr, size_t len)
-{
-    if (!arr)
-        return mb_xstrdup("[]");
-    arr = mb_xrealloc(arr, len + 2);
-    arr[len] = ']';
-    arr[len + 1] = '\0';
-    return arr;
-}
-
-static char *kind_json(const struct mb_hw_report *r, const struct mb_hw_names *names, int k)
+/* One entry of "hardware": host summary k and the hosts that have it. */
+static void kind_json(const struct mb_hw_report *r, const struct mb_hw_names *names, int k,
+                      struct mb_jobj *o)
 {
     const struct mb_hw_host *h = &r->kinds[k];
-    struct mb_jobj o, caches;
-    char *arr = NULL, *text;
-    size_t len = 0;
+    struct mb_jobj caches;
+    struct mb_jarray hosts = {0}, nics = {0};
+    char *text;
     int count = 0;
 
-    mb_jobj_init(&o);
+    mb_jobj_init(o);
     for (int i = 0; i < r->nhosts; i++)
-        if (r->kind_of_host[i] == k) {
-            if (count++ < HOSTS_NAMED_JSON) {
-                struct mb_jobj q = {0}; /* not an object: the quoted string alone */
-                mb_json_quote(&q, host_name(names, i));
-                append(&arr, &len, q.buf);
-                free(q.buf);
-            }
-        }
-    text = finish(arr, len);
-    mb_jobj_raw(&o, "hosts", text);
-    free(text);
-    mb_jobj_int(&o, "host_count", count);
-    mb_jobj_str(&o, "cpu_model", h->cpu_model[0] ? h->cpu_model : NULL);
-    mb_jobj_int(&o, "packages", h->packages);
-    mb_jobj_int(&o, "cores", h->cores);
-    mb_jobj_int(&o, "hardware_threads", h->pus);
-    mb_jobj_int(&o, "numa_nodes", h->numa_nodes);
+        if (r->kind_of_host[i] == k && count++ < HOSTS_NAMED_JSON)
+            mb_jarray_add_str(&hosts, host_name(names, i));
+    mb_jobj_array(o, "hosts", &hosts);
+    mb_jobj_int(o, "host_count", count);
+    mb_jobj_str(o, "cpu_model", h->cpu_model[0] ? h->cpu_model : NULL);
+    mb_jobj_int(o, "packages", h->packages);
+    mb_jobj_int(o, "cores", h->cores);
+    mb_jobj_int(o, "hardware_threads", h->pus);
+    mb_jobj_int(o, "numa_nodes", h->numa_nodes);
     mb_jobj_init(&caches);
     for (int i = 0; i < MB_HW_CACHE_LEVELS; i++)
         if (h->cache_bytes[i] > 0)
             mb_jobj_int(&caches, CACHE_NAMES[i], h->cache_bytes[i]);
     text = mb_jobj_take(&caches);
-    mb_jobj_raw(&o, "cache_bytes", text);
+    mb_jobj_raw(o, "cache_bytes", text);
     free(text);
-    int_or_null(&o, "cache_line_bytes", h->cache_line > 0 ? h->cache_line : -1);
-    mb_jobj_int(&o, "memory_bytes", h->memory_bytes);
-    arr = NULL;
-    len = 0;
+    int_or_null(o, "cache_line_bytes", h->cache_line > 0 ? h->cache_line : -1);
+    mb_jobj_int(o, "memory_bytes", h->memory_bytes);
     for (int i = 0; i < h->nnics; i++) {
         struct mb_jobj d;
         mb_jobj_init(&d);
         mb_jobj_str(&d, "name", h->nics[i].name);
         mb_jobj_str(&d, "kind", h->nics[i].kind);
         int_or_null(&d, "link_speed_mbit_per_sec", h->nics[i].speed_mbps);
-        text = mb_jobj_take(&d);
-        append(&arr, &len, text);
-        free(text);
+        mb_jarray_add_obj(&nics, &d);
     }
-    text = finish(arr, len);
-    mb_jobj_raw(&o, "network_devices", text);
-    free(text);
-    mb_jobj_int(&o, "network_devices_not_listed", h->more_nics);
-    mb_jobj_str(&o, "note", h->note[0] ? h->note : NULL);
-    return mb_jobj_take(&o);
+    mb_jobj_array(o, "network_devices", &nics);
+    mb_jobj_int(o, "network_devices_not_listed", h->more_nics);
+    mb_jobj_str(o, "note", h->note[0] ? h->note : NULL);
 }
 
 void mb_hw_json(const struct mb_hw_report *r, const struct mb_hw_names *names, struct mb_jobj *o)
 {
-    char *arr = NULL, *text;
-    size_t len = 0;
+    struct mb_jarray kinds = {0}, places = {0};
     int listed = 0;
 
     for (int k = 0; k < r->nkinds; k++) {
-        text = kind_json(r, names, k);
-        append(&arr, &len, text);
-        free(text);
+        struct mb_jobj q;
+        kind_json(r, names, k, &q);
+        mb_jarray_add_obj(&kinds, &q);
     }
-    text = finish(arr, len);
-    mb_jobj_raw(o, "hardware", text);
-    free(text);
-    arr = NULL;
-    len = 0;
+    mb_jobj_array(o, "hardware", &kinds);
     for (int i = 0; r->places && i < r->nprocs && i < RANKS_LISTED_JSON; i++, listed++) {
         const struct mb_hw_place *p = &r->places[i];
         struct mb_jobj q;
@@ -243,12 +205,8 @@ void mb_hw_json(const struct mb_hw_report *r, const struct mb_hw_names *names, s
         mb_jobj_int(&q, "cores", p->ncores);
         mb_jobj_int(&q, "hardware_threads", p->npus);
         int_or_null(&q, "cpu", p->cpu);
-        text = mb_jobj_take(&q);
-        append(&arr, &len, text);
-        free(text);
+        mb_jarray_add_obj(&places, &q);
     }
-    text = finish(arr, len);
-    mb_jobj_raw(o, "placement", text);
-    free(text);
+    mb_jobj_array(o, "placement", &places);
     mb_jobj_int(o, "placement_listed", listed);
 }

@@ -118,6 +118,49 @@ void mb_jobj_begin(struct mb_jobj *o, const char *type, const struct mb_sink *s)
     mb_jobj_str(o, "suite", s->suite);
 }
 
+/* Appends json to the array's text, after "[" or ",". */
+static void jarray_add(struct mb_jarray *a, const char *json)
+{
+    const size_t add = strlen(json);
+
+    a->buf = mb_xrealloc(a->buf, a->len + add + 2);
+    a->buf[a->len] = a->len == 0 ? '[' : ',';
+    memcpy(a->buf + a->len + 1, json, add + 1);
+    a->len += add + 1;
+}
+
+void mb_jarray_add_obj(struct mb_jarray *a, struct mb_jobj *item)
+{
+    char *text = mb_jobj_take(item);
+
+    jarray_add(a, text);
+    free(text);
+}
+
+void mb_jarray_add_str(struct mb_jarray *a, const char *s)
+{
+    struct mb_jobj q = {0}; /* not an object: the quoted string alone */
+
+    mb_json_quote(&q, s);
+    jarray_add(a, q.buf);
+    free(q.buf);
+}
+
+void mb_jobj_array(struct mb_jobj *o, const char *key, struct mb_jarray *a)
+{
+    if (!a->buf) {
+        mb_jobj_raw(o, key, "[]");
+        return;
+    }
+    a->buf = mb_xrealloc(a->buf, a->len + 2);
+    a->buf[a->len] = ']';
+    a->buf[a->len + 1] = '\0';
+    mb_jobj_raw(o, key, a->buf);
+    free(a->buf);
+    a->buf = NULL;
+    a->len = 0;
+}
+
 char *mb_jobj_take(struct mb_jobj *o)
 {
     char *text;

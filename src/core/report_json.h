@@ -37,6 +37,17 @@ void mb_jarray_ints(struct mb_jobj *o, const char *key, const int *v, size_t n);
 /* Builds a JSON array of v[0], v[stride], ... (n values) times scale; non-finite -> null. */
 void mb_jarray_nums(struct mb_jobj *o, const char *key, const double *v, size_t n, size_t stride,
                     double scale);
+/* A JSON array built item by item, of objects or strings (start it zeroed): mb_jarray_add_obj
+ * finishes an object and appends it, mb_jarray_add_str appends a string it quotes;
+ * mb_jobj_array adds the array ("[]" when empty) as the value of key and empties it. */
+struct mb_jarray {
+    char *buf;
+    size_t len;
+};
+void mb_jarray_add_obj(struct mb_jarray *a, struct mb_jobj *item);
+void mb_jarray_add_str(struct mb_jarray *a, const char *s);
+void mb_jobj_array(struct mb_jobj *o, const char *key, struct mb_jarray *a);
+
 /* Finishes the object and hands its text to the caller (free it). */
 char *mb_jobj_take(struct mb_jobj *o);
 /* Finishes the object, writes it as one line to s (if not NULL), flushes, frees it; a failed

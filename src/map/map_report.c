@@ -88,37 +88,13 @@ static const char *what_word(int bad)
     return bad == 3 ? "latency and bandwidth" : bad == 1 ? "latency" : bad == 2 ? "bandwidth" : "";
 }
 
-/* A JSON array of the named hosts. */
-static char *host_list(const struct mb_map_report *r, const struct mb_map_outliers *o)
-{
-    struct mb_jobj q = {0};
-    int n = 0;
-
-    for (int i = 0; i < r->m.h; i++)
-        if (o->host_bad[i]) {
-            struct mb_jobj s = {0};
-            mb_json_quote(&s, name_of(r, i));
-            q.buf = mb_xrealloc(q.buf, q.len + s.len + 2);
-            q.buf[q.len++] = n++ ? ',' : '[';
-            memcpy(q.buf + q.len, s.buf, s.len);
-            q.len += s.len;
-            free(s.buf);
-        }
-    q.buf = mb_xrealloc(q.buf, q.len + 3);
-    if (n == 0)
-        q.buf[q.len++] = '[';
-    q.buf[q.len++] = ']';
-    q.buf[q.len] = '\0';
-    return q.buf;
-}
-
 void mb_map_report_end(struct mb_map_report *r)
 {
     const struct mb_out *out = &r->ctx->out;
     const int h = r->m.h;
     struct mb_map_outliers o;
     struct mb_jobj j;
-    char *text;
+    struct mb_jarray named = {0};
 
     mb_map_outliers_find(&r->m, mb_map_cfg(r->cfg)->outlier_factor, &o);
     mb_printf(out,
@@ -185,9 +161,10 @@ void mb_map_report_end(struct mb_map_report *r)
     mb_jobj_int(&j, "pairs", r->pairs);
     mb_jobj_num(&j, "spread_percent", percent(o.spread));
     mb_jobj_num(&j, "threshold_percent", percent(o.threshold));
-    text = host_list(r, &o);
-    mb_jobj_raw(&j, "outlier_hosts", text);
-    free(text);
+    for (int i = 0; i < h; i++)
+        if (o.host_bad[i])
+            mb_jarray_add_str(&named, name_of(r, i));
+    mb_jobj_array(&j, "outlier_hosts", &named);
     mb_jobj_int(&j, "outlier_links", o.nlinks_bad);
     mb_jobj_write(&j, r->ctx->json);
     mb_map_outliers_free(&o);
