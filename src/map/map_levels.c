@@ -6,11 +6,11 @@
  * (docs/adr/node-map.md, "Levels"). */
 #include "map/map.h"
 #include "map/map_driver.h"
+#include "map/map_report.h"
 
 #include "core/error.h"
 #include "core/idle.h"
 #include "core/thread_level.h"
-#include "mb_version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -87,18 +87,10 @@ static void choose(const struct mb_provenance *p, struct level_plan plan[LEVELS]
 
 static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
 {
-    const struct mb_map_config *c = mb_map_cfg(cfg);
-
-    mb_printf(&ctx->out, "# mpibench %s: point-to-point at each level of the machine\n",
-              MB_VERSION);
-    mb_provenance_text(ctx->prov, &ctx->out);
-    mb_printf(&ctx->out, "# Calling sequence: %s\n", cfg->cmdline);
-    mb_settings_text(ctx->suite, cfg, &ctx->out);
-    mb_printf(&ctx->out,
-              "#\n# latency: half the round trip of 8 bytes, best of %ld samples of %ld round "
-              "trips\n# bandwidth: %ld messages of %ld bytes in flight, best of %ld samples\n#\n"
-              "%-16s %6s %6s  %-20s %-20s %14s %14s %14s\n",
-              c->repeats, c->lat_iters, c->bw_window, c->bw_bytes, c->repeats, "level", "rank a",
+    mb_map_header(ctx, cfg, "point-to-point at each level of the machine");
+    mb_printf(&ctx->out, "#\n");
+    mb_map_sampling_lines(&ctx->out, mb_map_cfg(cfg));
+    mb_printf(&ctx->out, "#\n%-16s %6s %6s  %-20s %-20s %14s %14s %14s\n", "level", "rank a",
               "rank b", "host a", "host b", "latency[usec]", "a->b[MiB/s]", "b->a[MiB/s]");
     mb_flush(&ctx->out);
 }

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/stats.h"
+#include "mb_version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,10 +23,26 @@ static double percent(double ln_ratio)
     return 100.0 * (exp(ln_ratio) - 1.0);
 }
 
+void mb_map_header(const struct mb_ctx *ctx, const struct mb_config *cfg, const char *title)
+{
+    mb_printf(&ctx->out, "# mpibench %s: %s\n", MB_VERSION, title);
+    mb_provenance_text(ctx->prov, &ctx->out);
+    mb_printf(&ctx->out, "# Calling sequence: %s\n", cfg->cmdline);
+    mb_settings_text(ctx->suite, cfg, &ctx->out);
+    mb_flush(&ctx->out);
+}
+
+void mb_map_sampling_lines(const struct mb_out *out, const struct mb_map_config *c)
+{
+    mb_printf(out,
+              "# latency: half the round trip of 8 bytes, best of %ld samples of %ld round trips\n"
+              "# bandwidth: %ld messages of %ld bytes in flight, best of %ld samples\n",
+              c->repeats, c->lat_iters, c->bw_window, c->bw_bytes, c->repeats);
+}
+
 void mb_map_report_begin(struct mb_map_report *r, const struct mb_ctx *ctx,
                          const struct mb_config *cfg, int h)
 {
-    const struct mb_map_config *c = mb_map_cfg(cfg);
     const size_t cells = (size_t)h * (size_t)h;
 
     r->ctx = ctx;
@@ -36,12 +53,10 @@ void mb_map_report_begin(struct mb_map_report *r, const struct mb_ctx *ctx,
     r->m.lat_spread = mb_xcalloc(cells, sizeof *r->m.lat_spread);
     r->m.bw_spread = mb_xcalloc(cells, sizeof *r->m.bw_spread);
     r->pairs = 0;
-    mb_printf(&ctx->out,
-              "#\n# Host map: %d hosts, one process each; %d rounds, %d pairs\n"
-              "# latency: half the round trip of 8 bytes, best of %ld samples of %ld round trips\n"
-              "# bandwidth: %ld messages of %ld bytes in flight, best of %ld samples\n#\n",
-              h, mb_map_rounds(h), h * (h - 1) / 2, c->repeats, c->lat_iters, c->bw_window,
-              c->bw_bytes, c->repeats);
+    mb_printf(&ctx->out, "#\n# Host map: %d hosts, one process each; %d rounds, %d pairs\n", h,
+              mb_map_rounds(h), h * (h - 1) / 2);
+    mb_map_sampling_lines(&ctx->out, mb_map_cfg(cfg));
+    mb_printf(&ctx->out, "#\n");
     if (h <= ROWS_UP_TO_HOSTS)
         mb_printf(&ctx->out, "%6s %-20s %-20s %14s %14s %14s\n", "round", "host a", "host b",
                   "latency[usec]", "a->b[MiB/s]", "b->a[MiB/s]");

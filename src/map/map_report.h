@@ -15,6 +15,11 @@ struct mb_map_report {
     long pairs;
 };
 
+/* Rank 0: the title line, provenance, calling sequence and settings of map and levels. */
+void mb_map_header(const struct mb_ctx *ctx, const struct mb_config *cfg, const char *title);
+/* How a pair's latency and bandwidth are sampled: two "# " lines. */
+void mb_map_sampling_lines(const struct mb_out *out, const struct mb_map_config *c);
+
 /* The plan's lines and the rows' head. */
 void mb_map_report_begin(struct mb_map_report *r, const struct mb_ctx *ctx,
                          const struct mb_config *cfg, int h);

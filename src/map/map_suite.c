@@ -7,16 +7,6 @@
 #include "core/error.h"
 #include "core/idle.h"
 #include "core/thread_level.h"
-#include "mb_version.h"
-
-static void header(const struct mb_ctx *ctx, const struct mb_config *cfg)
-{
-    mb_printf(&ctx->out, "# mpibench %s: map of the links between hosts\n", MB_VERSION);
-    mb_provenance_text(ctx->prov, &ctx->out);
-    mb_printf(&ctx->out, "# Calling sequence: %s\n", cfg->cmdline);
-    mb_settings_text(ctx->suite, cfg, &ctx->out);
-    mb_flush(&ctx->out);
-}
 
 static int map_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct mb_tally *tally)
 {
@@ -31,7 +21,7 @@ static int map_run(const struct mb_ctx *ctx, const struct mb_config *cfg, struct
     if (leaders != MPI_COMM_NULL)
         MB_MPI(MPI_Comm_size(leaders, &h));
     if (ctx->rank == 0) {
-        header(ctx, cfg);
+        mb_map_header(ctx, cfg, "map of the links between hosts");
         r.names = ctx->prov->host_names;
         r.name_len = MPI_MAX_PROCESSOR_NAME;
         mb_map_report_begin(&r, ctx, cfg, h);
