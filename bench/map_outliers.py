@@ -5,7 +5,7 @@ slowed host when one is: the default --outlier-factor judged on what a user sees
 
 On the multi-host test tier's hosts (network namespaces, tests/multihost/netns_hosts.py; root,
 iproute2, Open MPI), alternately: a map with the links as they are ("plain") and a map with
-the last host's link slowed by tc ("slowed": netem's delay and rate where the kernel has
+the last host's link slowed by tc ("slowed": tests/multihost/netns_hosts.py's slow_link, netem's delay and rate where the kernel has
 netem, else a tbf rate limit), --runs times each. Prints per kind the runs, those naming any
 host or link, those naming exactly the slowed host and nothing else, and the spread and
 threshold of the runs (docs/adr/node-map.md).
@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 
@@ -27,23 +26,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "multihost"))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "tierlib"))
 import netns_hosts  # noqa: E402
-
-
-def slow(host, on):
-    """Slow host's link both ways (or undo it); returns the qdisc used."""
-    ends = [["tc", "qdisc", "{}", "dev", host + "-v", "root"],
-            ["ip", "netns", "exec", host, "tc", "qdisc", "{}", "dev", "eth0", "root"]]
-    if not on:
-        for e in ends:
-            subprocess.run([w.replace("{}", "del") for w in e], capture_output=True)
-        return None
-    for q in (["netem", "delay", "2ms", "rate", "50mbit"],
-              ["tbf", "rate", "50mbit", "burst", "16kb", "latency", "100ms"]):
-        if all(subprocess.run([w.replace("{}", "add") for w in e] + q,
-                              capture_output=True).returncode == 0 for e in ends):
-            return " ".join(q)
-        slow(host, False)
-    sys.exit("map_outliers: tc could not slow a link (neither netem nor tbf)")
 
 
 def main():
@@ -68,12 +50,12 @@ def main():
         for k in range(opts.runs):
             for kind in ("plain", "slowed"):
                 if kind == "slowed":
-                    qdisc = slow(victim, True)
+                    qdisc = hosts.slow_link(victim)
                 try:
                     r = hosts.run(f"{kind}{k}", spec, opts.hosts, "mpibench", args, timeout=300)
                 finally:
                     if kind == "slowed":
-                        slow(victim, False)
+                        hosts.unslow_link(victim)
                 with open(os.path.join(r.cwd, "m.jsonl")) as f:
                     res = [json.loads(x) for x in f if '"map_result"' in x][0]
                 stats[kind].append((res["outlier_hosts"], res["outlier_links"],

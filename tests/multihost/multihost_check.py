@@ -130,29 +130,6 @@ class Tier:
         log("  " + text)
 
     # -- nodemap -----------------------------------------------------------------------
-    def slow_link(self, host):
-        """Slow host's link both ways (its bridge-side veth end and its eth0): netem's delay
-        and rate where the kernel has netem, else tbf's rate alone. Returns what was set."""
-        netem = ["netem", "delay", "2ms", "rate", "50mbit"]
-        tbf = ["tbf", "rate", "50mbit", "burst", "16kb", "latency", "100ms"]
-        for qdisc in (netem, tbf):
-            cmds = [["tc", "qdisc", "add", "dev", host + "-v", "root"] + qdisc,
-                    ["ip", "netns", "exec", host, "tc", "qdisc", "add", "dev", "eth0", "root"]
-                    + qdisc]
-            r = subprocess.run(cmds[0], capture_output=True, text=True)
-            if r.returncode != 0:
-                log(f"  tc {qdisc[0]}: {r.stderr.strip()}")
-                continue
-            r = subprocess.run(cmds[1], capture_output=True, text=True)
-            check(r.returncode == 0, f"nodemap: {' '.join(cmds[1])}: {r.stderr.strip()}")
-            return " ".join(qdisc)
-        raise Failure("nodemap: neither netem nor tbf could slow a link (tc qdisc add failed)")
-
-    def unslow_link(self, host):
-        subprocess.run(["tc", "qdisc", "del", "dev", host + "-v", "root"], capture_output=True)
-        subprocess.run(["ip", "netns", "exec", host, "tc", "qdisc", "del", "dev", "eth0", "root"],
-                       capture_output=True)
-
     def node_map(self, name, spec, np_):
         args = ["map", "--lat-iters", 20, "--bw-bytes", 65536, "--bw-window", 4,
                 "--timeout", 60, "--json", "m.jsonl"]
@@ -187,12 +164,12 @@ class Tier:
         # One more process on A: it waits while A's first process measures.
         res, _, _ = self.node_map("nodemap-idle", f"{self.A}:2,{self.B}:1,{self.C}:1", 4)
         check(res["outlier_hosts"] == [], f"nodemap-idle: outliers {res['outlier_hosts']}")
-        how = self.slow_link(self.B)
+        how = self.h.slow_link(self.B)
         try:
             res, hosts, line = self.node_map("nodemap-slowed", f"{self.A}:1,{self.B}:1,{self.C}:1",
                                              3)
         finally:
-            self.unslow_link(self.B)
+            self.h.unslow_link(self.B)
         check(res["outlier_hosts"] == [self.B] and res["outlier_links"] == 0,
               f"nodemap-slowed ({how} on {self.B}): named {res['outlier_hosts']} and "
               f"{res['outlier_links']} links, expected only {self.B}: '{line}'")
@@ -201,7 +178,7 @@ class Tier:
         check([x["host"] for x in bad] == [self.B], f"nodemap-slowed: map_host outliers {bad}")
         # A host that stops during the map: --timeout's watchdog ends the job, naming the
         # round, and nothing is left on any host.
-        how = self.slow_link(self.C)  # slow enough to stop C's process inside a round
+        how = self.h.slow_link(self.C)  # slow enough to stop C's process inside a round
         try:
             p = self.h.start("nodemap-stopped", f"{self.A}:1,{self.B}:1,{self.C}:1", 3, "mpibench",
                              ["map", "--lat-iters", 200, "--timeout", 4])
@@ -213,7 +190,7 @@ class Tier:
                 os.kill(pid, signal.SIGSTOP)
             r = self.h.wait(p, 60)
         finally:
-            self.unslow_link(self.C)
+            self.h.unslow_link(self.C)
         self.h.require_no_processes(r.name)
         check(r.status == 1 and re.search(r"timeout: map round \d+ of 3: ", r.stderr),
               f"{r.name}: exit status {r.status}, no watchdog message naming the round\n{r.tail()}")

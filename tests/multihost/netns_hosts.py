@@ -333,6 +333,32 @@ class Hosts:
                           f"command: {r.cmd}")
         return r
 
+    # Slowing one host's link (tests/multihost nodemap, bench/map_outliers.py): netem's delay
+    # and rate where the kernel has netem, else tbf's rate alone (a kernel without
+    # CONFIG_NET_SCH_NETEM, as the development VM's); both ends of its veth pair, so both ways.
+    SLOW_QDISCS = (["netem", "delay", "2ms", "rate", "50mbit"],
+                   ["tbf", "rate", "50mbit", "burst", "16kb", "latency", "100ms"])
+
+    def slow_link(self, host):
+        """Slow host's link both ways; returns the qdisc used ("tbf rate 50mbit ...")."""
+        for qdisc in self.SLOW_QDISCS:
+            r = _run(["tc", "qdisc", "add", "dev", host + "-v", "root"] + qdisc, check=False)
+            if r.returncode != 0:
+                self.log(f"  tc {qdisc[0]}: {r.stderr.strip()}")
+                continue
+            r = _run(["ip", "netns", "exec", host, "tc", "qdisc", "add", "dev", "eth0", "root"]
+                     + qdisc, check=False)
+            if r.returncode != 0:
+                self.unslow_link(host)
+                raise Failure(f"tc {qdisc[0]} in {host}: {r.stderr.strip()}")
+            return " ".join(qdisc)
+        raise Failure("neither netem nor tbf could slow a link (tc qdisc add failed)")
+
+    def unslow_link(self, host):
+        _run(["tc", "qdisc", "del", "dev", host + "-v", "root"], check=False)
+        _run(["ip", "netns", "exec", host, "tc", "qdisc", "del", "dev", "eth0", "root"],
+             check=False)
+
     def stop_current(self):
         """End the running job (an interrupt or a timeout): its process group, then anything
         left in the hosts."""
