@@ -5,8 +5,8 @@ slowed host when one is: the default --outlier-factor judged on what a user sees
 
 On the multi-host test tier's hosts (network namespaces, tests/multihost/netns_hosts.py; root,
 iproute2, Open MPI), alternately: a map with the links as they are ("plain") and a map with
-the last host's link slowed by tc ("slowed": tests/multihost/netns_hosts.py's slow_link, netem's delay and rate where the kernel has
-netem, else a tbf rate limit), --runs times each. Prints per kind the runs, those naming any
+the last host's link slowed by tc ("slowed": netns_hosts.Hosts.slow_link, netem's delay and
+rate where the kernel has netem, else a tbf rate limit), --runs times each. Prints per kind the runs, those naming any
 host or link, those naming exactly the slowed host and nothing else, and the spread and
 threshold of the runs (docs/adr/node-map.md).
 
